@@ -1,0 +1,432 @@
+//! Cells, styles and the per-screen tables they index.
+//!
+//! A [`Cell`] is six bytes: a 32-bit character word and a 16-bit index into the screen's
+//! [`Palette`] of [`Style`]s. The character word holds a Unicode scalar value, or an index into
+//! the screen's [`Graphemes`] table when the cell holds more than one code point (a base
+//! character with combining marks, or a ZWJ sequence). Two flag bits mark a wide character and
+//! the padding cell that follows one, as tmux's grid does.
+//!
+//! Invariants:
+//! - palette index 0 is always [`Style::DEFAULT`], so a zeroed style field means "default";
+//! - equal styles always have equal indices (the palette interns), so cells compare by value;
+//! - a grapheme index is only ever stored with [`Cell::INTERNED`] set.
+
+use std::collections::HashMap;
+
+/// One screen cell: a character word and a palette index (6 bytes, 2-byte aligned).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub struct Cell {
+    ch_lo: u16,
+    ch_hi: u16,
+    style: u16,
+}
+
+const _: () = assert!(std::mem::size_of::<Cell>() == 6);
+
+impl Cell {
+    /// The character occupies two columns; the next cell is padding.
+    pub const WIDE: u32 = 1 << 31;
+    /// The low bits index the screen's grapheme table instead of being a code point.
+    pub const INTERNED: u32 = 1 << 30;
+    /// The right half of a wide character: never printed.
+    pub const PADDING: u32 = 1 << 29;
+    const VALUE_MASK: u32 = (1 << 29) - 1;
+
+    /// A blank cell in the default style (tmux's cleared cell).
+    pub const BLANK: Cell = Cell::new(b' ' as u32, 0);
+    /// The padding cell that follows a wide character.
+    pub const PAD: Cell = Cell::new(Cell::PADDING, 0);
+
+    #[inline]
+    pub const fn new(word: u32, style: u16) -> Cell {
+        Cell {
+            ch_lo: word as u16,
+            ch_hi: (word >> 16) as u16,
+            style,
+        }
+    }
+
+    /// A blank cell whose background is that of `style` (an erase with a coloured background).
+    #[inline]
+    pub const fn blank(style: u16) -> Cell {
+        Cell::new(b' ' as u32, style)
+    }
+
+    #[inline]
+    pub const fn word(self) -> u32 {
+        (self.ch_hi as u32) << 16 | self.ch_lo as u32
+    }
+
+    #[inline]
+    pub const fn style(self) -> u16 {
+        self.style
+    }
+
+    #[inline]
+    pub fn set_style(&mut self, style: u16) {
+        self.style = style;
+    }
+
+    /// The code point or grapheme index, without flags.
+    #[inline]
+    pub const fn value(self) -> u32 {
+        self.word() & Self::VALUE_MASK
+    }
+
+    #[inline]
+    pub const fn is_padding(self) -> bool {
+        self.word() & Self::PADDING != 0
+    }
+
+    #[inline]
+    pub const fn is_wide(self) -> bool {
+        self.word() & Self::WIDE != 0
+    }
+
+    #[inline]
+    pub const fn is_interned(self) -> bool {
+        self.word() & Self::INTERNED != 0
+    }
+
+    /// Columns the cell's character covers: 0 for padding, 2 for wide, else 1.
+    #[inline]
+    pub const fn width(self) -> u32 {
+        if self.is_padding() {
+            0
+        } else if self.is_wide() {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// A single ASCII byte in this cell, if that is all it holds.
+    #[inline]
+    pub const fn ascii(self) -> Option<u8> {
+        let w = self.word();
+        if w < 0x80 {
+            Some(w as u8)
+        } else {
+            None
+        }
+    }
+}
+
+/// Colours use tmux's encoding: 0-7 and 90-97 are the 16 colours, 8 is the default,
+/// `FLAG_256 | n` a palette colour and `FLAG_RGB | rrggbb` a 24-bit colour.
+pub mod colour {
+    pub const DEFAULT: u32 = 8;
+    pub const FLAG_256: u32 = 0x0100_0000;
+    pub const FLAG_RGB: u32 = 0x0200_0000;
+
+    pub const fn rgb(r: u8, g: u8, b: u8) -> u32 {
+        FLAG_RGB | (r as u32) << 16 | (g as u32) << 8 | b as u32
+    }
+
+    pub const fn is_default(c: u32) -> bool {
+        c == 8 || c == 9
+    }
+}
+
+/// Attribute bits, numbered as in tmux so capture output can follow tmux's order.
+pub mod attr {
+    pub const BRIGHT: u16 = 0x1;
+    pub const DIM: u16 = 0x2;
+    pub const UNDERSCORE: u16 = 0x4;
+    pub const BLINK: u16 = 0x8;
+    pub const REVERSE: u16 = 0x10;
+    pub const HIDDEN: u16 = 0x20;
+    pub const ITALICS: u16 = 0x40;
+    /// The character is from the DEC special graphics set (capture prints it with SO/SI).
+    pub const CHARSET: u16 = 0x80;
+    pub const STRIKETHROUGH: u16 = 0x100;
+    pub const UNDERSCORE_2: u16 = 0x200;
+    pub const UNDERSCORE_3: u16 = 0x400;
+    pub const UNDERSCORE_4: u16 = 0x800;
+    pub const UNDERSCORE_5: u16 = 0x1000;
+    pub const OVERLINE: u16 = 0x2000;
+    pub const ALL_UNDERSCORE: u16 =
+        UNDERSCORE | UNDERSCORE_2 | UNDERSCORE_3 | UNDERSCORE_4 | UNDERSCORE_5;
+}
+
+/// How a cell is drawn: colours and attributes.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Style {
+    pub fg: u32,
+    pub bg: u32,
+    /// Underline colour; 0 means none (tmux's convention).
+    pub us: u32,
+    pub attr: u16,
+}
+
+impl Style {
+    pub const DEFAULT: Style = Style {
+        fg: colour::DEFAULT,
+        bg: colour::DEFAULT,
+        us: 0,
+        attr: 0,
+    };
+
+    /// The style an erase leaves behind: default everything but the background.
+    pub const fn erased(bg: u32) -> Style {
+        Style {
+            bg,
+            ..Style::DEFAULT
+        }
+    }
+}
+
+/// Linear search is faster than hashing while the palette is small; past this many entries a
+/// hash index is built. Agent screens use a few dozen styles.
+const PALETTE_LINEAR_LIMIT: usize = 32;
+
+/// The per-screen table of distinct styles; cells hold 16-bit indices into it.
+///
+/// When the table is full, the owner compacts it ([`Palette::retain`]) by renumbering the styles
+/// still in use, so a cell never shows a style that is not its own.
+#[derive(Clone, Debug)]
+pub struct Palette {
+    styles: Vec<Style>,
+    index: Option<HashMap<Style, u16>>,
+}
+
+impl Default for Palette {
+    fn default() -> Self {
+        Palette {
+            styles: vec![Style::DEFAULT],
+            index: None,
+        }
+    }
+}
+
+impl Palette {
+    pub const CAPACITY: usize = u16::MAX as usize + 1;
+
+    #[inline]
+    pub fn get(&self, index: u16) -> &Style {
+        &self.styles[index as usize]
+    }
+
+    pub fn len(&self) -> usize {
+        self.styles.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    pub fn is_full(&self) -> bool {
+        self.styles.len() >= Self::CAPACITY
+    }
+
+    /// The index of `style`, adding it if new. `None` when the palette is full and the style is
+    /// not in it: the caller compacts and asks again.
+    pub fn intern(&mut self, style: &Style) -> Option<u16> {
+        if *style == Style::DEFAULT {
+            return Some(0);
+        }
+        if let Some(map) = &self.index {
+            if let Some(&i) = map.get(style) {
+                return Some(i);
+            }
+        } else if let Some(i) = self.styles.iter().position(|s| s == style) {
+            return Some(i as u16);
+        }
+        if self.is_full() {
+            return None;
+        }
+        let i = self.styles.len() as u16;
+        self.styles.push(*style);
+        match &mut self.index {
+            Some(map) => {
+                map.insert(*style, i);
+            }
+            None if self.styles.len() > PALETTE_LINEAR_LIMIT => {
+                let map = self
+                    .styles
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| (*s, i as u16))
+                    .collect();
+                self.index = Some(map);
+            }
+            None => {}
+        }
+        Some(i)
+    }
+
+    /// Keeps only the styles marked in `used` (indexed by old index) and returns the map from
+    /// old to new index. Index 0 (the default style) always survives.
+    pub fn retain(&mut self, used: &[bool]) -> Vec<u16> {
+        let mut remap = vec![0u16; self.styles.len()];
+        let old = std::mem::take(&mut self.styles);
+        self.styles.push(Style::DEFAULT);
+        for (i, style) in old.into_iter().enumerate().skip(1) {
+            if used.get(i).copied().unwrap_or(false) {
+                remap[i] = self.styles.len() as u16;
+                self.styles.push(style);
+            }
+        }
+        self.index = None;
+        if self.styles.len() > PALETTE_LINEAR_LIMIT {
+            self.index = Some(
+                self.styles
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| (*s, i as u16))
+                    .collect(),
+            );
+        }
+        self.styles.shrink_to_fit();
+        remap
+    }
+
+    /// Heap bytes held, spare capacity included.
+    pub fn heap_bytes(&self) -> usize {
+        self.styles.capacity() * std::mem::size_of::<Style>()
+            + self.index.as_ref().map_or(0, |m| {
+                m.capacity() * (std::mem::size_of::<(Style, u16)>() + 1)
+            })
+    }
+}
+
+/// Characters made of several code points (combining marks, ZWJ sequences), stored once per
+/// screen and referenced from cells by index.
+#[derive(Clone, Debug, Default)]
+pub struct Graphemes {
+    strings: Vec<Box<str>>,
+    index: HashMap<Box<str>, u32>,
+}
+
+impl Graphemes {
+    /// More graphemes than this and the owner compacts the table before adding one.
+    pub const CAPACITY: usize = 1 << 16;
+
+    pub fn get(&self, index: u32) -> &str {
+        self.strings.get(index as usize).map_or("\u{fffd}", |s| s)
+    }
+
+    pub fn len(&self) -> usize {
+        self.strings.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.strings.is_empty()
+    }
+
+    pub fn is_full(&self) -> bool {
+        self.strings.len() >= Self::CAPACITY
+    }
+
+    pub fn intern(&mut self, s: &str) -> u32 {
+        if let Some(&i) = self.index.get(s) {
+            return i;
+        }
+        let i = self.strings.len() as u32;
+        let boxed: Box<str> = s.into();
+        self.strings.push(boxed.clone());
+        self.index.insert(boxed, i);
+        i
+    }
+
+    /// Keeps the graphemes marked in `used` and returns the map from old to new index.
+    pub fn retain(&mut self, used: &[bool]) -> Vec<u32> {
+        let mut remap = vec![0u32; self.strings.len()];
+        let old = std::mem::take(&mut self.strings);
+        self.index.clear();
+        for (i, s) in old.into_iter().enumerate() {
+            if used.get(i).copied().unwrap_or(false) {
+                remap[i] = self.strings.len() as u32;
+                self.index.insert(s.clone(), remap[i]);
+                self.strings.push(s);
+            }
+        }
+        self.strings.shrink_to_fit();
+        self.index.shrink_to_fit();
+        remap
+    }
+
+    pub fn heap_bytes(&self) -> usize {
+        let text: usize = self.strings.iter().map(|s| s.len()).sum();
+        self.strings.capacity() * std::mem::size_of::<Box<str>>()
+            + self.index.capacity() * (std::mem::size_of::<(Box<str>, u32)>() + 1)
+            + 2 * text
+    }
+}
+
+/// A cell's character as text: its code point, or its interned grapheme.
+pub fn push_cell_text(out: &mut Vec<u8>, cell: Cell, graphemes: &Graphemes) {
+    if let Some(b) = cell.ascii() {
+        out.push(b);
+    } else if cell.is_interned() {
+        out.extend_from_slice(graphemes.get(cell.value()).as_bytes());
+    } else {
+        let c = char::from_u32(cell.value()).unwrap_or('\u{fffd}');
+        let mut buf = [0u8; 4];
+        out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cell_is_six_bytes() {
+        assert_eq!(std::mem::size_of::<Cell>(), 6);
+        assert_eq!(std::mem::align_of::<Cell>(), 2);
+    }
+
+    #[test]
+    fn cell_word_round_trips_flags() {
+        let c = Cell::new(0x1F600 | Cell::WIDE, 7);
+        assert!(c.is_wide() && !c.is_padding() && !c.is_interned());
+        assert_eq!(c.value(), 0x1F600);
+        assert_eq!(c.width(), 2);
+        assert_eq!(c.style(), 7);
+        assert_eq!(Cell::PAD.width(), 0);
+    }
+
+    #[test]
+    fn palette_interns_and_switches_to_hash_index() {
+        let mut p = Palette::default();
+        assert_eq!(p.intern(&Style::DEFAULT), Some(0));
+        let mut seen = Vec::new();
+        for n in 0..200u32 {
+            let s = Style {
+                fg: colour::FLAG_256 | n,
+                ..Style::DEFAULT
+            };
+            let i = p.intern(&s).unwrap();
+            assert_eq!(p.intern(&s), Some(i));
+            seen.push((s, i));
+        }
+        for (s, i) in seen {
+            assert_eq!(*p.get(i), s);
+        }
+    }
+
+    #[test]
+    fn palette_retain_renumbers_only_used_styles() {
+        let mut p = Palette::default();
+        let a = p.intern(&Style::erased(1)).unwrap();
+        let b = p.intern(&Style::erased(2)).unwrap();
+        let mut used = vec![false; p.len()];
+        used[b as usize] = true;
+        let remap = p.retain(&used);
+        assert_eq!(p.len(), 2);
+        assert_eq!(*p.get(remap[b as usize]), Style::erased(2));
+        assert_ne!(remap[a as usize], remap[b as usize]);
+    }
+
+    #[test]
+    fn full_palette_refuses_new_styles() {
+        let mut p = Palette::default();
+        for n in 1..Palette::CAPACITY as u32 {
+            assert!(p.intern(&Style::erased(colour::FLAG_RGB | n)).is_some());
+        }
+        assert!(p.is_full());
+        assert_eq!(p.intern(&Style::erased(colour::FLAG_RGB | 0xffffff)), None);
+        assert!(p.intern(&Style::erased(colour::FLAG_RGB | 5)).is_some());
+    }
+}

@@ -1,0 +1,698 @@
+//! The grid: history lines followed by the visible lines, and the line operations tmux's grid
+//! performs on them.
+//!
+//! Rows are kept in one `Vec`: indices `0..hsize` are history (oldest first) and
+//! `hsize..hsize + sy` the visible screen. Methods named `view_*` take visible coordinates;
+//! the others take absolute row indices. Every operation follows tmux 3.3a's grid.c and
+//! grid-view.c closely, including what they do to `used`/`size` and to wrap flags, because
+//! capture output (`-J`, `-N`, `-e`) depends on those details.
+//!
+//! Invariants: `rows.len() == hsize + sy`; `hscrolled <= hsize`; a row never stores cells past
+//! its `size`. Background colours arrive as palette indices of an erase style (0 = default).
+
+use super::cell::Cell;
+use super::row::Row;
+
+#[derive(Clone, Debug)]
+pub struct Grid {
+    rows: Vec<Row>,
+    pub sx: u32,
+    pub sy: u32,
+    pub hsize: u32,
+    pub hlimit: u32,
+    /// History lines that were scrolled off the screen (rather than cleared into history); a
+    /// taller resize pulls these back.
+    pub hscrolled: u32,
+    /// Lines that scroll off the top go into history (off on the alternate screen).
+    pub history: bool,
+    /// History rows, counted back from the newest, that have not been packed yet.
+    pub unpacked_history: u32,
+}
+
+impl Grid {
+    pub fn new(sx: u32, sy: u32, hlimit: u32) -> Grid {
+        Grid {
+            rows: (0..sy).map(|_| Row::new()).collect(),
+            sx,
+            sy,
+            hsize: 0,
+            hlimit,
+            hscrolled: 0,
+            history: true,
+            unpacked_history: 0,
+        }
+    }
+
+    pub fn rows(&self) -> &[Row] {
+        &self.rows
+    }
+
+    pub fn rows_mut(&mut self) -> &mut [Row] {
+        &mut self.rows
+    }
+
+    #[inline]
+    pub fn row(&self, y: u32) -> &Row {
+        &self.rows[y as usize]
+    }
+
+    #[inline]
+    pub fn row_mut(&mut self, y: u32) -> &mut Row {
+        &mut self.rows[y as usize]
+    }
+
+    #[inline]
+    pub fn view_row(&self, y: u32) -> &Row {
+        self.row(self.hsize + y)
+    }
+
+    #[inline]
+    pub fn view_row_mut(&mut self, y: u32) -> &mut Row {
+        let h = self.hsize;
+        self.row_mut(h + y)
+    }
+
+    pub fn total(&self) -> u32 {
+        self.hsize + self.sy
+    }
+
+    fn in_range(&self, y: u32) -> bool {
+        y < self.total()
+    }
+
+    /// Extends a line's `size` to cover `want` cells, rounding up as tmux does.
+    fn expand_line(&mut self, y: u32, want: u32, bg: u16) {
+        let sx = self.sx;
+        let row = self.row_mut(y);
+        let size = row.size as u32;
+        if want <= size {
+            return;
+        }
+        let mut n = want;
+        if n < sx / 4 {
+            n = sx / 4;
+        } else if n < sx / 2 {
+            n = sx / 2;
+        } else if sx > n {
+            n = sx;
+        }
+        if bg != 0 {
+            for x in size..n {
+                row.set(x as usize, Cell::blank(bg));
+            }
+        }
+        row.size = n.min(u16::MAX as u32) as u16;
+    }
+
+    /// Empties a line; with a coloured background it is filled with that colour.
+    pub fn empty_line(&mut self, y: u32, bg: u16) {
+        self.row_mut(y).clear();
+        if bg != 0 {
+            let sx = self.sx;
+            self.expand_line(y, sx, bg);
+        }
+    }
+
+    #[inline]
+    pub fn get_cell(&self, x: u32, y: u32) -> Cell {
+        if !self.in_range(y) {
+            return Cell::BLANK;
+        }
+        let row = self.row(y);
+        if x >= row.size as u32 {
+            Cell::BLANK
+        } else {
+            row.get(x as usize)
+        }
+    }
+
+    pub fn set_cell(&mut self, x: u32, y: u32, cell: Cell) {
+        if !self.in_range(y) {
+            return;
+        }
+        self.expand_line(y, x + 1, 0);
+        let row = self.row_mut(y);
+        if x + 1 > row.used as u32 {
+            row.used = (x + 1) as u16;
+        }
+        row.set(x as usize, cell);
+    }
+
+    /// Writes a run of ASCII characters in one style (tmux's `grid_set_cells`).
+    pub fn set_ascii(&mut self, x: u32, y: u32, style: u16, text: &[u8]) {
+        if !self.in_range(y) || text.is_empty() {
+            return;
+        }
+        let end = x + text.len() as u32;
+        self.expand_line(y, end, 0);
+        let row = self.row_mut(y);
+        if end > row.used as u32 {
+            row.used = end as u16;
+        }
+        let cells = row.cells_mut();
+        if cells.len() < end as usize {
+            cells.resize(end as usize, Cell::BLANK);
+        }
+        for (c, b) in cells[x as usize..end as usize].iter_mut().zip(text) {
+            *c = Cell::new(*b as u32, style);
+        }
+    }
+
+    fn clear_cell(&mut self, x: u32, y: u32, bg: u16) {
+        self.row_mut(y).set(x as usize, Cell::blank(bg));
+    }
+
+    /// Clears a rectangle (absolute rows).
+    pub fn clear(&mut self, px: u32, py: u32, nx: u32, ny: u32, bg: u16) {
+        if nx == 0 || ny == 0 {
+            return;
+        }
+        if px == 0 && nx == self.sx {
+            self.clear_lines(py, ny, bg);
+            return;
+        }
+        if !self.in_range(py) || !self.in_range(py + ny - 1) {
+            return;
+        }
+        for y in py..py + ny {
+            let size = self.sx.min(self.row(y).size as u32);
+            let mut ox = nx;
+            if bg == 0 {
+                if px > size {
+                    continue;
+                }
+                if px + nx > size {
+                    ox = size - px;
+                }
+            }
+            self.expand_line(y, px + ox, 0);
+            for x in px..px + ox {
+                self.clear_cell(x, y, bg);
+            }
+        }
+    }
+
+    pub fn clear_lines(&mut self, py: u32, ny: u32, bg: u16) {
+        if ny == 0 || !self.in_range(py) || !self.in_range(py + ny - 1) {
+            return;
+        }
+        for y in py..py + ny {
+            self.empty_line(y, bg);
+        }
+        if py != 0 {
+            self.row_mut(py - 1).wrapped = false;
+        }
+    }
+
+    /// Moves `ny` lines from `py` to `dy`, emptying the lines left behind.
+    pub fn move_lines(&mut self, dy: u32, py: u32, ny: u32, bg: u16) {
+        if ny == 0 || py == dy {
+            return;
+        }
+        if !self.in_range(py)
+            || !self.in_range(py + ny - 1)
+            || !self.in_range(dy)
+            || !self.in_range(dy + ny - 1)
+        {
+            return;
+        }
+        if dy != 0 {
+            self.row_mut(dy - 1).wrapped = false;
+        }
+        let (py_, dy_, ny_) = (py as usize, dy as usize, ny as usize);
+        if dy < py {
+            self.rows[dy_..py_ + ny_].rotate_left(py_ - dy_);
+        } else {
+            self.rows[py_..dy_ + ny_].rotate_right(dy_ - py_);
+        }
+        for y in py..py + ny {
+            if y < dy || y >= dy + ny {
+                self.empty_line(y, bg);
+            }
+        }
+        if py != 0 && (py < dy || py >= dy + ny) {
+            self.row_mut(py - 1).wrapped = false;
+        }
+    }
+
+    /// Moves `nx` cells of a line from `px` to `dx`, clearing the cells left behind.
+    pub fn move_cells(&mut self, dx: u32, px: u32, py: u32, nx: u32, bg: u16) {
+        if nx == 0 || px == dx || !self.in_range(py) {
+            return;
+        }
+        self.expand_line(py, px + nx, 0);
+        self.expand_line(py, dx + nx, 0);
+        let row = self.row_mut(py);
+        let cells = row.cells_mut();
+        let need = (px.max(dx) + nx) as usize;
+        if cells.len() < need {
+            cells.resize(need, Cell::BLANK);
+        }
+        cells.copy_within(px as usize..(px + nx) as usize, dx as usize);
+        if dx + nx > row.used as u32 {
+            row.used = (dx + nx) as u16;
+        }
+        for x in px..px + nx {
+            if x < dx || x >= dx + nx {
+                self.clear_cell(x, py, bg);
+            }
+        }
+    }
+
+    /// Drops the oldest tenth of the history when it is at its limit (tmux frees history in
+    /// chunks, which decides how much `capture-pane -S -` shows).
+    pub fn collect_history(&mut self) {
+        if self.hsize == 0 || self.hsize < self.hlimit {
+            return;
+        }
+        let ny = (self.hlimit / 10).max(1).min(self.hsize);
+        self.rows.drain(..ny as usize);
+        self.hsize -= ny;
+        self.hscrolled = self.hscrolled.min(self.hsize);
+        self.unpacked_history = self.unpacked_history.min(self.hsize);
+    }
+
+    /// Scrolls the whole screen up one line into the history.
+    pub fn scroll_history(&mut self, bg: u16) {
+        self.rows.push(Row::new());
+        let y = self.total();
+        self.empty_line(y, bg);
+        self.hscrolled += 1;
+        self.hsize += 1;
+        self.unpacked_history += 1;
+    }
+
+    /// Scrolls a region up, moving its top line into the history.
+    fn scroll_history_region(&mut self, upper: u32, lower: u32, bg: u16) {
+        let line = self.rows.remove(upper as usize);
+        self.rows.insert(self.hsize as usize, line);
+        self.rows.insert(lower as usize + 1, Row::new());
+        self.hscrolled += 1;
+        self.hsize += 1;
+        self.unpacked_history += 1;
+        self.empty_line(lower + 1, bg);
+    }
+
+    pub fn clear_history(&mut self) {
+        self.rows.drain(..self.hsize as usize);
+        self.hscrolled = 0;
+        self.hsize = 0;
+        self.unpacked_history = 0;
+    }
+
+    /// Removes `ny` lines from the bottom of the history (the visible rows move up over them).
+    pub fn remove_history(&mut self, ny: u32) {
+        if ny > self.hsize {
+            return;
+        }
+        let end = self.total() as usize;
+        self.rows.truncate(end - ny as usize);
+        self.hsize -= ny;
+    }
+
+    /// Resizes the row array to `hsize + sy` rows for a new height (rows added are empty).
+    pub fn set_line_count(&mut self, n: u32) {
+        self.rows.resize_with(n as usize, Row::new);
+    }
+
+    // ---- visible-coordinate operations (grid-view.c) ----
+
+    pub fn view_clear(&mut self, px: u32, py: u32, nx: u32, ny: u32, bg: u16) {
+        self.clear(px, self.hsize + py, nx, ny, bg);
+    }
+
+    /// Pushes the used part of the screen into history (a clear with scroll-on-clear).
+    pub fn view_clear_history(&mut self, bg: u16) {
+        let last = (0..self.sy)
+            .filter(|&y| self.view_row(y).used != 0)
+            .map(|y| y + 1)
+            .max()
+            .unwrap_or(0);
+        if last == 0 {
+            self.view_clear(0, 0, self.sx, self.sy, bg);
+            return;
+        }
+        for _ in 0..last {
+            self.collect_history();
+            self.scroll_history(bg);
+        }
+        if last < self.sy {
+            self.view_clear(0, 0, self.sx, self.sy - last, bg);
+        }
+        self.hscrolled = 0;
+    }
+
+    pub fn view_scroll_region_up(&mut self, rupper: u32, rlower: u32, bg: u16) {
+        if self.history {
+            self.collect_history();
+            if rupper == 0 && rlower == self.sy - 1 {
+                self.scroll_history(bg);
+            } else {
+                let h = self.hsize;
+                self.scroll_history_region(h + rupper, h + rlower, bg);
+            }
+        } else {
+            let h = self.hsize;
+            self.move_lines(h + rupper, h + rupper + 1, rlower - rupper, bg);
+        }
+    }
+
+    pub fn view_scroll_region_down(&mut self, rupper: u32, rlower: u32, bg: u16) {
+        let h = self.hsize;
+        self.move_lines(h + rupper + 1, h + rupper, rlower - rupper, bg);
+    }
+
+    pub fn view_insert_lines(&mut self, py: u32, ny: u32, bg: u16) {
+        let h = self.hsize;
+        let (py, sy) = (h + py, h + self.sy);
+        self.move_lines(py + ny, py, sy - py - ny, bg);
+    }
+
+    pub fn view_insert_lines_region(&mut self, rlower: u32, py: u32, ny: u32, bg: u16) {
+        let h = self.hsize;
+        let (rlower, py) = (h + rlower, h + py);
+        let ny2 = rlower + 1 - py - ny;
+        self.move_lines(rlower + 1 - ny2, py, ny2, bg);
+        self.clear(0, py + ny2, self.sx, ny - ny2, bg);
+    }
+
+    pub fn view_delete_lines(&mut self, py: u32, ny: u32, bg: u16) {
+        let h = self.hsize;
+        let (py, sy) = (h + py, h + self.sy);
+        self.move_lines(py, py + ny, sy - py - ny, bg);
+        self.clear(0, sy - ny, self.sx, py + ny - (sy - ny), bg);
+    }
+
+    pub fn view_delete_lines_region(&mut self, rlower: u32, py: u32, ny: u32, bg: u16) {
+        let h = self.hsize;
+        let (rlower, py) = (h + rlower, h + py);
+        let ny2 = rlower + 1 - py - ny;
+        self.move_lines(py, py + ny, ny2, bg);
+        self.clear(0, py + ny2, self.sx, ny - ny2, bg);
+    }
+
+    pub fn view_insert_cells(&mut self, px: u32, py: u32, nx: u32, bg: u16) {
+        let (py, sx) = (self.hsize + py, self.sx);
+        if px + 1 >= sx {
+            self.clear(px, py, 1, 1, bg);
+        } else {
+            self.move_cells(px + nx, px, py, sx - px - nx, bg);
+        }
+    }
+
+    pub fn view_delete_cells(&mut self, px: u32, py: u32, nx: u32, bg: u16) {
+        let (py, sx) = (self.hsize + py, self.sx);
+        self.move_cells(px, px + nx, py, sx - px - nx, bg);
+        self.clear(sx - nx, py, px + nx - (sx - nx), 1, bg);
+    }
+
+    // ---- reflow (grid_reflow) ----
+
+    /// Rewraps every line for a new width `sx` (already stored in `self.sx`), joining wrapped
+    /// lines and splitting long ones exactly as tmux does.
+    pub fn reflow(&mut self, sx: u32) {
+        let mut src = Reflow {
+            rows: std::mem::take(&mut self.rows),
+            dead: Vec::new(),
+            target: Vec::new(),
+            sx,
+            hscrolled: self.hscrolled,
+        };
+        src.dead = vec![false; src.rows.len()];
+        src.run();
+        let mut target = src.target;
+        if (target.len() as u32) < self.sy {
+            target.resize_with(self.sy as usize, Row::new);
+        }
+        self.hsize = target.len() as u32 - self.sy;
+        self.hscrolled = src.hscrolled.min(self.hsize);
+        self.unpacked_history = self.hsize;
+        self.rows = target;
+    }
+
+    /// Position of (px, py) counted in unwrapped lines (for keeping the cursor across reflow).
+    pub fn wrap_position(&self, px: u32, py: u32) -> (u32, u32) {
+        let (mut ax, mut ay) = (0u32, 0u32);
+        for y in 0..py {
+            let row = self.row(y);
+            if row.wrapped {
+                ax += row.used as u32;
+            } else {
+                ax = 0;
+                ay += 1;
+            }
+        }
+        if px >= self.row(py).used as u32 {
+            ax = u32::MAX;
+        } else {
+            ax += px;
+        }
+        (ax, ay)
+    }
+
+    pub fn unwrap_position(&self, wx: u32, wy: u32) -> (u32, u32) {
+        let mut ay = 0;
+        let mut y = 0;
+        while y < self.total() - 1 {
+            if ay == wy {
+                break;
+            }
+            if !self.row(y).wrapped {
+                ay += 1;
+            }
+            y += 1;
+        }
+        let mut wx = wx;
+        if wx == u32::MAX {
+            while self.row(y).wrapped {
+                y += 1;
+            }
+            wx = self.row(y).used as u32;
+        } else {
+            while self.row(y).wrapped {
+                if wx < self.row(y).used as u32 {
+                    break;
+                }
+                wx -= self.row(y).used as u32;
+                y += 1;
+            }
+        }
+        (wx, y)
+    }
+
+    /// Packs every row except `keep` (an absolute index), limiting the work to the visible rows
+    /// and the history rows scrolled in since the last pack.
+    pub fn pack_rows(&mut self, keep: Option<u32>) {
+        let first = self.hsize - self.unpacked_history.min(self.hsize);
+        for y in first..self.total() {
+            if Some(y) != keep {
+                self.rows[y as usize].pack();
+            }
+        }
+        self.unpacked_history = 0;
+    }
+
+    pub fn heap_bytes(&self) -> usize {
+        self.rows.capacity() * std::mem::size_of::<Row>()
+            + self.rows.iter().map(Row::heap_bytes).sum::<usize>()
+    }
+}
+
+/// Working state of one reflow: source rows, which of them are consumed, and the new rows.
+struct Reflow {
+    rows: Vec<Row>,
+    dead: Vec<bool>,
+    target: Vec<Row>,
+    sx: u32,
+    hscrolled: u32,
+}
+
+impl Reflow {
+    fn run(&mut self) {
+        for y in 0..self.rows.len() {
+            if self.dead[y] {
+                continue;
+            }
+            let (at, width) = self.line_width(y);
+            if width == self.sx {
+                self.move_line(y);
+            } else if width > self.sx {
+                self.split(y, at);
+            } else if self.rows[y].wrapped {
+                self.join(y, width, false);
+            } else {
+                self.move_line(y);
+            }
+        }
+    }
+
+    /// (index where the width first exceeds sx, total width) of a source line.
+    fn line_width(&self, y: usize) -> (u32, u32) {
+        let row = &self.rows[y];
+        let (mut at, mut width) = (0u32, 0u32);
+        for i in 0..row.used as u32 {
+            let w = row.get(i as usize).width();
+            if at == 0 && width + w > self.sx {
+                at = i;
+            }
+            width += w;
+        }
+        (at, width)
+    }
+
+    fn move_line(&mut self, y: usize) {
+        let row = std::mem::take(&mut self.rows[y]);
+        self.dead[y] = true;
+        self.target.push(row);
+    }
+
+    /// tmux's grid_set_cell on the target (whose width is the new width).
+    fn target_set(&mut self, to: usize, x: u32, cell: Cell) {
+        let sx = self.sx;
+        let row = &mut self.target[to];
+        if x + 1 > row.size as u32 {
+            let mut n = x + 1;
+            if n < sx / 4 {
+                n = sx / 4;
+            } else if n < sx / 2 {
+                n = sx / 2;
+            } else if sx > n {
+                n = sx;
+            }
+            row.size = n.min(u16::MAX as u32) as u16;
+        }
+        if x + 1 > row.used as u32 {
+            row.used = (x + 1) as u16;
+        }
+        row.set(x as usize, cell);
+    }
+
+    fn join(&mut self, y: usize, mut width: u32, already: bool) {
+        let to = if already {
+            self.target.len() - 1
+        } else {
+            self.move_line(y);
+            self.target.len() - 1
+        };
+        let mut at = self.target[to].used as u32;
+        let n = self.rows.len();
+        let mut lines = 0usize;
+        let mut from: Option<usize> = None;
+        let mut want = 0u32;
+        let mut wrapped = true;
+        loop {
+            if y + 1 + lines == n {
+                break;
+            }
+            let line = y + 1 + lines;
+            if !self.rows[line].wrapped {
+                wrapped = false;
+            }
+            if self.rows[line].used == 0 {
+                if !wrapped {
+                    break;
+                }
+                lines += 1;
+                continue;
+            }
+            let first = self.rows[line].get(0);
+            if width + first.width() > self.sx {
+                break;
+            }
+            width += first.width();
+            self.target_set(to, at, first);
+            at += 1;
+            from = Some(line);
+            let used = self.rows[line].used as u32;
+            want = 1;
+            while want < used {
+                let c = self.rows[line].get(want as usize);
+                if width + c.width() > self.sx {
+                    break;
+                }
+                width += c.width();
+                self.target_set(to, at, c);
+                at += 1;
+                want += 1;
+            }
+            lines += 1;
+            if !wrapped || want != used || width == self.sx {
+                break;
+            }
+        }
+        if lines == 0 {
+            return;
+        }
+        let left = from.map_or(0, |f| self.rows[f].used as u32 - want);
+        if let (Some(f), true) = (from, left != 0) {
+            let row = &mut self.rows[f];
+            let cells = row.cells_mut();
+            let end = cells.len().min((want + left) as usize);
+            let rest: Vec<Cell> = cells.get(want as usize..end).unwrap_or(&[]).to_vec();
+            *cells = rest;
+            row.used = left as u16;
+            row.size = left as u16;
+            lines -= 1;
+        } else if !wrapped {
+            self.target[to].wrapped = false;
+        }
+        for i in y + 1..y + 1 + lines {
+            self.rows[i] = Row::new();
+            self.dead[i] = true;
+        }
+        let (to, lines) = (to as u32, lines as u32);
+        if self.hscrolled > to + lines {
+            self.hscrolled -= lines;
+        } else if self.hscrolled > to {
+            self.hscrolled = to;
+        }
+    }
+
+    fn split(&mut self, y: usize, at: u32) {
+        let used = self.rows[y].used as u32;
+        let was_wrapped = self.rows[y].wrapped;
+        let mut lines = 2u32;
+        let mut width = 0u32;
+        for i in at..used {
+            let w = self.rows[y].get(i as usize).width();
+            if width + w > self.sx {
+                lines += 1;
+                width = 0;
+            }
+            width += w;
+        }
+        let first = self.target.len();
+        self.target.extend((0..lines).map(|_| Row::new()));
+        let mut line = first + 1;
+        width = 0;
+        let mut x = 0u32;
+        for i in at..used {
+            let c = self.rows[y].get(i as usize);
+            if width + c.width() > self.sx {
+                self.target[line].wrapped = true;
+                line += 1;
+                width = 0;
+                x = 0;
+            }
+            width += c.width();
+            self.target_set(line, x, c);
+            x += 1;
+        }
+        if was_wrapped {
+            self.target[line].wrapped = true;
+        }
+        let mut head = std::mem::take(&mut self.rows[y]);
+        head.cells_mut().truncate(at as usize);
+        head.used = at as u16;
+        head.size = at as u16;
+        head.wrapped = true;
+        self.target[first] = head;
+        self.dead[y] = true;
+        if y as u32 <= self.hscrolled {
+            self.hscrolled += lines - 1;
+        }
+        if width < self.sx && was_wrapped {
+            self.join(y, width, true);
+        }
+    }
+}

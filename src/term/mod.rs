@@ -1,0 +1,155 @@
+//! The terminal: a parser and a screen that together turn a program's output into the screen
+//! `capture-pane` prints, exactly as tmux 3.3a would.
+//!
+//! This module is pure: it performs no I/O, reads no clock and starts no thread. Bytes go in
+//! through [`Terminal::feed`]; answers to the program's queries come out of
+//! [`Terminal::take_replies`] for the caller to write back; text comes out of
+//! [`Terminal::capture`].
+//!
+//! Memory: a cell is 6 bytes ([`cell::Cell`]); rows store cells only up to their last non-blank
+//! cell and are packed into bytes when a write ends ([`row::Row`]), except the row under the
+//! cursor; styles and multi-code-point characters are interned per screen.
+
+pub mod capture;
+pub mod cell;
+pub mod grid;
+pub mod parser;
+pub mod row;
+pub mod screen;
+pub mod width_table;
+
+pub use capture::{CaptureOptions, LineSpec};
+pub use screen::{mode, Screen};
+
+use parser::Parser;
+
+/// tmux's default `history-limit`.
+pub const DEFAULT_HISTORY_LIMIT: u32 = 2000;
+
+/// The error `capture-pane -a` gives when the alternate screen is off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NoAlternateScreen;
+
+impl std::fmt::Display for NoAlternateScreen {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("no alternate screen")
+    }
+}
+
+impl std::error::Error for NoAlternateScreen {}
+
+/// A program's terminal: what it wrote, parsed into a screen with history.
+#[derive(Clone, Debug)]
+pub struct Terminal {
+    parser: Parser,
+    screen: Screen,
+}
+
+impl Terminal {
+    pub fn new(cols: u32, rows: u32, history_limit: u32) -> Terminal {
+        Terminal {
+            parser: Parser::new(),
+            screen: Screen::new(cols, rows, history_limit),
+        }
+    }
+
+    /// Parses program output. Rows the write touched are packed when it ends.
+    pub fn feed(&mut self, bytes: &[u8]) {
+        self.screen.begin_write();
+        self.parser.feed(&mut self.screen, bytes);
+        self.screen.end_write();
+    }
+
+    /// Answers to the program's queries (DSR, DA, XTVERSION...) since the last call.
+    pub fn take_replies(&mut self) -> Vec<u8> {
+        self.parser.take_replies()
+    }
+
+    pub fn has_replies(&self) -> bool {
+        !self.parser.replies().is_empty()
+    }
+
+    /// Resizes the screen; wrapped lines are reflowed unless the alternate screen is on.
+    pub fn resize(&mut self, cols: u32, rows: u32) {
+        let reflow = !self.screen.alternate_on();
+        self.screen.resize(cols, rows, reflow);
+        self.screen.end_write();
+    }
+
+    /// The lines `capture-pane` would produce (before `-p` adjusts the final newline).
+    pub fn capture(&self, opts: &CaptureOptions) -> Vec<u8> {
+        let s = &self.screen;
+        capture::capture(&s.grid, s.sx(), &s.palette, &s.graphemes, opts)
+    }
+
+    /// `capture-pane -a`: the primary screen saved while the alternate screen is on.
+    pub fn capture_alternate(&self, opts: &CaptureOptions) -> Result<Vec<u8>, NoAlternateScreen> {
+        let s = &self.screen;
+        let saved = s.saved_grid().ok_or(NoAlternateScreen)?;
+        Ok(capture::capture(
+            saved,
+            s.sx(),
+            &s.palette,
+            &s.graphemes,
+            opts,
+        ))
+    }
+
+    /// `capture-pane -P`: an escape sequence the program has started but not finished.
+    pub fn capture_pending(&self, escape_c0: bool) -> Vec<u8> {
+        capture::capture_pending(self.parser.pending(), escape_c0)
+    }
+
+    pub fn screen(&self) -> &Screen {
+        &self.screen
+    }
+
+    pub fn cols(&self) -> u32 {
+        self.screen.sx()
+    }
+
+    pub fn rows(&self) -> u32 {
+        self.screen.sy()
+    }
+
+    /// Cursor position; x may equal the width when a wrap is pending, as tmux reports it.
+    pub fn cursor(&self) -> (u32, u32) {
+        (self.screen.cx, self.screen.cy)
+    }
+
+    pub fn title(&self) -> &str {
+        &self.screen.title
+    }
+
+    pub fn history_size(&self) -> u32 {
+        self.screen.grid.hsize
+    }
+
+    pub fn history_limit(&self) -> u32 {
+        self.screen.grid.hlimit
+    }
+
+    pub fn alternate_on(&self) -> bool {
+        self.screen.alternate_on()
+    }
+
+    pub fn mode(&self) -> u32 {
+        self.screen.mode
+    }
+
+    /// The character under the cursor, as `#{cursor_character}` shows it.
+    pub fn cursor_character(&self) -> String {
+        let s = &self.screen;
+        let cell = s.grid.get_cell(s.cx, s.grid.hsize + s.cy);
+        let mut out = Vec::new();
+        if !cell.is_padding() {
+            cell::push_cell_text(&mut out, cell, &s.graphemes);
+        }
+        String::from_utf8_lossy(&out).into_owned()
+    }
+
+    /// Heap bytes held by this terminal (screen, history, tables and parser buffers).
+    pub fn heap_bytes(&self) -> usize {
+        self.screen.heap_bytes() + self.parser.heap_bytes()
+    }
+}

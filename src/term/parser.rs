@@ -1,0 +1,1211 @@
+//! The output parser: turns the bytes a program writes into screen operations.
+//!
+//! The state machine is tmux 3.3a's (input.c): the same states, the same byte ranges, the same
+//! tables of escape and control sequences, the same limits (63 parameter bytes, 23 parameters,
+//! three intermediate bytes, 1 MiB strings) and the same handling of malformed input, so that
+//! whatever a program writes, the screen ends up as tmux's does. Answers to queries (DSR, DA,
+//! XTVERSION, window size) are collected as bytes for the caller to write back to the program.
+//!
+//! Fast paths handle the common cases without stepping the state machine byte by byte: runs of
+//! printable ASCII, UTF-8 characters, and complete CSI sequences found whole in the input.
+//!
+//! Invariants: every buffer is bounded (parameters by tmux's sizes, strings by
+//! [`STRING_LIMIT`], pending bytes by [`PENDING_LIMIT`]); no input can make the parser panic.
+
+use super::cell::{attr, colour, Style};
+use super::screen::{mode, Screen};
+use super::width_table::{char_width, tmux_discards};
+
+/// Longest OSC/APC string kept, as tmux (longer strings are discarded whole).
+const STRING_LIMIT: usize = 1 << 20;
+/// Bytes of an unfinished sequence kept for `capture-pane -P`.
+const PENDING_LIMIT: usize = 64 * 1024;
+const PARAM_LIMIT: usize = 63;
+const INTERM_LIMIT: usize = 3;
+const MAX_PARAMS: usize = 24;
+/// What XTVERSION reports; tools that check the terminal's version see tmux's.
+pub const XTVERSION: &str = "tmux 3.3a";
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum State {
+    Ground,
+    EscEnter,
+    EscIntermediate,
+    CsiEnter,
+    CsiParameter,
+    CsiIntermediate,
+    CsiIgnore,
+    DcsEnter,
+    DcsParameter,
+    DcsIntermediate,
+    DcsHandler,
+    DcsEscape,
+    DcsIgnore,
+    OscString,
+    ApcString,
+    RenameString,
+    ConsumeSt,
+}
+
+/// The pen and character sets (tmux's `input_cell`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Pen {
+    style: Style,
+    /// SO selected G1.
+    shifted: bool,
+    g0_graphics: bool,
+    g1_graphics: bool,
+}
+
+impl Pen {
+    const DEFAULT: Pen = Pen {
+        style: Style::DEFAULT,
+        shifted: false,
+        g0_graphics: false,
+        g1_graphics: false,
+    };
+
+    fn graphics(&self) -> bool {
+        if self.shifted {
+            self.g1_graphics
+        } else {
+            self.g0_graphics
+        }
+    }
+}
+
+/// DECSC state.
+#[derive(Clone, Copy, Debug)]
+struct Saved {
+    pen: Pen,
+    cx: u32,
+    cy: u32,
+    origin: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Param {
+    Missing,
+    Number(i32),
+    /// A parameter with colons (ISO 8613-6 subparameters), kept as its byte range.
+    Sub(u8, u8),
+}
+
+/// A partly read UTF-8 character.
+#[derive(Clone, Copy, Debug, Default)]
+struct Utf8 {
+    buf: [u8; 4],
+    have: u8,
+    size: u8,
+    bad: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Parser {
+    state: State,
+    pen: Pen,
+    saved: Saved,
+    interm: [u8; INTERM_LIMIT],
+    interm_len: usize,
+    params: [u8; PARAM_LIMIT],
+    params_len: usize,
+    discard: bool,
+    string: Vec<u8>,
+    /// OSC whose text is not needed: only its number is kept.
+    string_skip: bool,
+    /// Last printable ASCII byte written, for REP.
+    last: Option<u8>,
+    utf8: Option<Utf8>,
+    pending: Vec<u8>,
+    replies: Vec<u8>,
+}
+
+impl Default for Parser {
+    fn default() -> Self {
+        Parser::new()
+    }
+}
+
+/// Printable UTF-8 as tmux's `utf8_isvalid` judges it (titles must pass this).
+pub fn is_printable_utf8(s: &[u8]) -> bool {
+    let Ok(text) = std::str::from_utf8(s) else {
+        return false;
+    };
+    text.chars().all(|c| {
+        if (c as u32) < 0x80 {
+            (' '..='~').contains(&c)
+        } else {
+            !tmux_discards(c)
+        }
+    })
+}
+
+impl Parser {
+    pub fn new() -> Parser {
+        Parser {
+            state: State::Ground,
+            pen: Pen::DEFAULT,
+            saved: Saved {
+                pen: Pen::DEFAULT,
+                cx: 0,
+                cy: 0,
+                origin: false,
+            },
+            interm: [0; INTERM_LIMIT],
+            interm_len: 0,
+            params: [0; PARAM_LIMIT],
+            params_len: 0,
+            discard: false,
+            string: Vec::new(),
+            string_skip: false,
+            last: None,
+            utf8: None,
+            pending: Vec::new(),
+            replies: Vec::new(),
+        }
+    }
+
+    /// Bytes to write back to the program (answers to its queries), in order.
+    pub fn take_replies(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.replies)
+    }
+
+    pub fn replies(&self) -> &[u8] {
+        &self.replies
+    }
+
+    /// Bytes of an escape sequence not finished yet (`capture-pane -P`).
+    pub fn pending(&self) -> &[u8] {
+        &self.pending
+    }
+
+    pub fn heap_bytes(&self) -> usize {
+        self.string.capacity() + self.pending.capacity() + self.replies.capacity()
+    }
+
+    /// Parses `bytes` into `screen`.
+    pub fn feed(&mut self, screen: &mut Screen, bytes: &[u8]) {
+        let mut i = 0;
+        while i < bytes.len() {
+            if self.state == State::Ground {
+                i += self.ground_fast(screen, &bytes[i..]);
+                if i >= bytes.len() {
+                    break;
+                }
+            }
+            let b = bytes[i];
+            i += 1;
+            self.step(screen, b);
+        }
+    }
+
+    /// Consumes what the fast paths can from the start of `bytes` (in the ground state) and
+    /// returns how many bytes were used; 0 means the next byte needs the state machine.
+    fn ground_fast(&mut self, screen: &mut Screen, bytes: &[u8]) -> usize {
+        let mut used = 0;
+        loop {
+            let rest = &bytes[used..];
+            let Some(&b) = rest.first() else {
+                return used;
+            };
+            let n = match b {
+                0x20..=0x7e if self.utf8.is_none() => self.print_run(screen, rest),
+                0x80..=0xff => self.utf8_run(screen, rest),
+                0x1b if rest.get(1) == Some(&b'[') => self.csi_whole(screen, rest),
+                _ => 0,
+            };
+            if n == 0 {
+                return used;
+            }
+            used += n;
+        }
+    }
+
+    fn print_run(&mut self, screen: &mut Screen, bytes: &[u8]) -> usize {
+        let n = bytes
+            .iter()
+            .position(|b| !(0x20..=0x7e).contains(b))
+            .unwrap_or(bytes.len());
+        let run = &bytes[..n];
+        let collectable = !self.pen.graphics()
+            && screen.mode & mode::WRAP != 0
+            && screen.mode & mode::INSERT == 0;
+        if collectable {
+            let style = screen.style_index(&self.pen.style);
+            screen.write_ascii(style, run);
+            self.last = run.last().copied();
+        } else {
+            for &b in run {
+                self.print(screen, b);
+            }
+        }
+        n
+    }
+
+    /// Decodes UTF-8 characters while the input holds them whole.
+    fn utf8_run(&mut self, screen: &mut Screen, bytes: &[u8]) -> usize {
+        let mut used = 0;
+        while let Some(&b) = bytes.get(used) {
+            if b < 0x80 || self.utf8.is_some() {
+                break;
+            }
+            let size = match b {
+                0xc2..=0xdf => 2,
+                0xe0..=0xef => 3,
+                0xf0..=0xf4 => 4,
+                _ => break,
+            };
+            let Some(seq) = bytes.get(used..used + size) else {
+                break;
+            };
+            if seq[1..].iter().any(|c| c & 0xc0 != 0x80) {
+                break;
+            }
+            self.last = None;
+            if let Some(c) = decode_utf8(seq) {
+                self.write_char(screen, c);
+            }
+            used += size;
+        }
+        used
+    }
+
+    /// Dispatches a CSI sequence found complete at the start of `bytes`; 0 if it is not whole
+    /// or holds anything but parameters, intermediates and a final byte.
+    fn csi_whole(&mut self, screen: &mut Screen, bytes: &[u8]) -> usize {
+        let mut i = 2;
+        let mut interm_len = 0;
+        let mut interm = [0u8; INTERM_LIMIT];
+        if let Some(&p @ 0x3c..=0x3f) = bytes.get(i) {
+            interm[0] = p;
+            interm_len = 1;
+            i += 1;
+        }
+        let params_start = i;
+        while let Some(b'0'..=b';') = bytes.get(i) {
+            i += 1;
+        }
+        let params_end = i;
+        while let Some(&b @ 0x20..=0x2f) = bytes.get(i) {
+            if interm_len == INTERM_LIMIT {
+                return 0;
+            }
+            interm[interm_len] = b;
+            interm_len += 1;
+            i += 1;
+        }
+        let Some(&fin @ 0x40..=0x7e) = bytes.get(i) else {
+            return 0;
+        };
+        let params = &bytes[params_start..params_end];
+        if params.len() > PARAM_LIMIT {
+            return 0;
+        }
+        self.params[..params.len()].copy_from_slice(params);
+        self.params_len = params.len();
+        self.interm = interm;
+        self.interm_len = interm_len;
+        self.discard = false;
+        self.csi_dispatch(screen, fin);
+        i + 1
+    }
+
+    fn step(&mut self, screen: &mut Screen, b: u8) {
+        use State::*;
+        let state = self.state;
+        // Transitions available from all states but the DCS string ones.
+        if !matches!(state, DcsHandler | DcsEscape) {
+            match b {
+                0x18 | 0x1a => {
+                    self.c0(screen, b);
+                    self.set_state(screen, Ground);
+                    return;
+                }
+                0x1b => {
+                    self.set_state(screen, EscEnter);
+                    self.save_pending(b);
+                    return;
+                }
+                _ => {}
+            }
+        }
+        let c0 = matches!(b, 0x00..=0x17 | 0x19 | 0x1c..=0x1f);
+        let next = match state {
+            Ground => {
+                match b {
+                    _ if c0 => self.c0(screen, b),
+                    0x20..=0x7e => self.print(screen, b),
+                    0x80..=0xff => self.top_bit(screen, b),
+                    _ => {}
+                }
+                None
+            }
+            EscEnter => match b {
+                _ if c0 => {
+                    self.c0(screen, b);
+                    None
+                }
+                0x20..=0x2f => {
+                    self.intermediate(b);
+                    Some(EscIntermediate)
+                }
+                b'P' => Some(DcsEnter),
+                b'X' | b'^' => Some(ConsumeSt),
+                b'[' => Some(CsiEnter),
+                b']' => Some(OscString),
+                b'_' => Some(ApcString),
+                b'k' => Some(RenameString),
+                0x30..=0x7e => {
+                    self.esc_dispatch(screen, b);
+                    Some(Ground)
+                }
+                _ => None,
+            },
+            EscIntermediate => match b {
+                _ if c0 => {
+                    self.c0(screen, b);
+                    None
+                }
+                0x20..=0x2f => {
+                    self.intermediate(b);
+                    None
+                }
+                0x30..=0x7e => {
+                    self.esc_dispatch(screen, b);
+                    Some(Ground)
+                }
+                _ => None,
+            },
+            CsiEnter | CsiParameter | CsiIntermediate => self.csi_byte(screen, state, b, c0),
+            CsiIgnore => match b {
+                _ if c0 => {
+                    self.c0(screen, b);
+                    None
+                }
+                0x40..=0x7e => Some(Ground),
+                _ => None,
+            },
+            DcsEnter | DcsParameter | DcsIntermediate => self.dcs_byte(state, b),
+            DcsHandler => match b {
+                0x1b => Some(DcsEscape),
+                _ => None,
+            },
+            DcsEscape => match b {
+                b'\\' => Some(Ground),
+                _ => Some(DcsHandler),
+            },
+            DcsIgnore | ConsumeSt => None,
+            OscString => match b {
+                0x07 => Some(Ground),
+                0x20..=0xff => {
+                    self.string_byte(b);
+                    None
+                }
+                _ => None,
+            },
+            ApcString | RenameString => {
+                if b >= 0x20 {
+                    self.string_byte(b);
+                }
+                None
+            }
+        };
+        if let Some(next) = next {
+            self.set_state(screen, next);
+        }
+        self.save_pending(b);
+    }
+
+    fn save_pending(&mut self, b: u8) {
+        if self.state != State::Ground && self.pending.len() < PENDING_LIMIT {
+            self.pending.push(b);
+        }
+    }
+
+    fn csi_byte(&mut self, screen: &mut Screen, state: State, b: u8, c0: bool) -> Option<State> {
+        use State::*;
+        match b {
+            _ if c0 => {
+                self.c0(screen, b);
+                None
+            }
+            0x20..=0x2f => {
+                self.intermediate(b);
+                Some(CsiIntermediate)
+            }
+            0x30..=0x3b if state != CsiIntermediate => {
+                self.parameter(b);
+                Some(CsiParameter)
+            }
+            0x3c..=0x3f if state == CsiEnter => {
+                self.intermediate(b);
+                Some(CsiParameter)
+            }
+            0x30..=0x3f => Some(CsiIgnore),
+            0x40..=0x7e => {
+                self.csi_dispatch(screen, b);
+                Some(Ground)
+            }
+            _ => None,
+        }
+    }
+
+    fn dcs_byte(&mut self, state: State, b: u8) -> Option<State> {
+        use State::*;
+        match b {
+            0x20..=0x2f => {
+                self.intermediate(b);
+                Some(DcsIntermediate)
+            }
+            0x30..=0x39 | 0x3b if state != DcsIntermediate => {
+                self.parameter(b);
+                Some(DcsParameter)
+            }
+            0x3c..=0x3f if state == DcsEnter => {
+                self.intermediate(b);
+                Some(DcsParameter)
+            }
+            0x30..=0x3f => Some(DcsIgnore),
+            0x40..=0x7e => Some(DcsHandler),
+            _ => None,
+        }
+    }
+
+    fn set_state(&mut self, screen: &mut Screen, next: State) {
+        match self.state {
+            State::OscString => self.osc_dispatch(screen),
+            State::ApcString if !self.discard => {
+                screen.set_title(&self.string);
+            }
+            _ => {}
+        }
+        self.state = next;
+        match next {
+            State::Ground => {
+                self.pending.clear();
+                if self.string.capacity() > 32 {
+                    self.string = Vec::new();
+                }
+                if self.pending.capacity() > 256 {
+                    self.pending = Vec::new();
+                }
+            }
+            State::EscEnter | State::CsiEnter => self.clear(),
+            State::DcsEnter
+            | State::OscString
+            | State::ApcString
+            | State::RenameString
+            | State::ConsumeSt => {
+                self.clear();
+                self.last = None;
+            }
+            _ => {}
+        }
+    }
+
+    fn clear(&mut self) {
+        self.interm_len = 0;
+        self.params_len = 0;
+        self.string.clear();
+        self.string_skip = false;
+        self.discard = false;
+    }
+
+    fn intermediate(&mut self, b: u8) {
+        if self.interm_len == INTERM_LIMIT {
+            self.discard = true;
+        } else {
+            self.interm[self.interm_len] = b;
+            self.interm_len += 1;
+        }
+    }
+
+    fn parameter(&mut self, b: u8) {
+        if self.params_len == PARAM_LIMIT {
+            self.discard = true;
+        } else {
+            self.params[self.params_len] = b;
+            self.params_len += 1;
+        }
+    }
+
+    fn string_byte(&mut self, b: u8) {
+        if self.string_skip {
+            return;
+        }
+        if self.string.len() + 1 >= STRING_LIMIT {
+            self.discard = true;
+            return;
+        }
+        self.string.push(b);
+        // Only a few OSCs are acted on; for the rest (hyperlinks, clipboard, colours) keep the
+        // number and drop the text instead of buffering it.
+        if self.state == State::OscString && !b.is_ascii_digit() {
+            let number = osc_number(&self.string[..self.string.len() - 1]);
+            if !matches!(number, Some(0 | 2 | 7)) {
+                self.string_skip = true;
+            }
+        }
+    }
+
+    // ---- printing ----
+
+    fn print(&mut self, screen: &mut Screen, b: u8) {
+        self.utf8 = None;
+        let mut style = self.pen.style;
+        if self.pen.graphics() {
+            style.attr |= attr::CHARSET;
+        }
+        let collectable = !self.pen.graphics()
+            && screen.mode & mode::WRAP != 0
+            && screen.mode & mode::INSERT == 0;
+        let index = screen.style_index(&style);
+        if collectable {
+            screen.write_ascii(index, &[b]);
+        } else {
+            screen.write_cell(b as char, 1, index);
+        }
+        self.last = Some(b);
+    }
+
+    fn write_char(&mut self, screen: &mut Screen, c: char) {
+        if tmux_discards(c) {
+            return;
+        }
+        let index = screen.style_index(&self.pen.style);
+        screen.write_cell(c, char_width(c) as u32, index);
+    }
+
+    /// A byte with the top bit set, in the ground state: part of a UTF-8 character.
+    fn top_bit(&mut self, screen: &mut Screen, b: u8) {
+        self.last = None;
+        let Some(mut u) = self.utf8 else {
+            let size = match b {
+                0xc2..=0xdf => 2,
+                0xe0..=0xef => 3,
+                0xf0..=0xf4 => 4,
+                _ => return,
+            };
+            self.utf8 = Some(Utf8 {
+                buf: [b, 0, 0, 0],
+                have: 1,
+                size,
+                bad: false,
+            });
+            return;
+        };
+        if b & 0xc0 != 0x80 {
+            u.bad = true;
+        }
+        u.buf[u.have as usize] = b;
+        u.have += 1;
+        if u.have < u.size {
+            self.utf8 = Some(u);
+            return;
+        }
+        self.utf8 = None;
+        if u.bad {
+            return;
+        }
+        if let Some(c) = decode_utf8(&u.buf[..u.size as usize]) {
+            self.write_char(screen, c);
+        }
+    }
+
+    // ---- C0 and ESC ----
+
+    fn c0(&mut self, screen: &mut Screen, b: u8) {
+        self.utf8 = None;
+        match b {
+            0x08 => screen.backspace(),
+            0x09 => screen.tab(),
+            0x0a..=0x0c => screen.linefeed(false, self.pen.style.bg),
+            0x0d => screen.carriage_return(),
+            0x0e => self.pen.shifted = true,
+            0x0f => self.pen.shifted = false,
+            _ => {}
+        }
+        self.last = None;
+    }
+
+    fn interm(&self) -> &[u8] {
+        &self.interm[..self.interm_len]
+    }
+
+    fn esc_dispatch(&mut self, screen: &mut Screen, b: u8) {
+        if self.discard {
+            return;
+        }
+        let bg = self.pen.style.bg;
+        match (self.interm(), b) {
+            (b"", b'c') => {
+                self.pen = Pen::DEFAULT;
+                self.saved = Saved {
+                    pen: Pen::DEFAULT,
+                    cx: 0,
+                    cy: 0,
+                    origin: self.saved.origin,
+                };
+                screen.reset();
+            }
+            (b"", b'D') => screen.linefeed(false, bg),
+            (b"", b'E') => {
+                screen.carriage_return();
+                screen.linefeed(false, bg);
+            }
+            (b"", b'H') => {
+                if screen.cx < screen.sx() {
+                    screen.set_tab(true);
+                }
+            }
+            (b"", b'M') => screen.reverse_index(bg),
+            (b"", b'=') => screen.mode |= mode::KKEYPAD,
+            (b"", b'>') => screen.mode &= !mode::KKEYPAD,
+            (b"", b'7') => self.save_state(screen),
+            (b"", b'8') => self.restore_state(screen),
+            (b"#", b'8') => screen.alignment_test(),
+            (b"(", b'0') => self.pen.g0_graphics = true,
+            (b"(", b'B') => self.pen.g0_graphics = false,
+            (b")", b'0') => self.pen.g1_graphics = true,
+            (b")", b'B') => self.pen.g1_graphics = false,
+            // tmux leaves REP's character alone after an unknown sequence.
+            _ => return,
+        }
+        self.last = None;
+    }
+
+    fn save_state(&mut self, screen: &Screen) {
+        self.saved = Saved {
+            pen: self.pen,
+            cx: screen.cx,
+            cy: screen.cy,
+            origin: screen.mode & mode::ORIGIN != 0,
+        };
+    }
+
+    fn restore_state(&mut self, screen: &mut Screen) {
+        self.pen = self.saved.pen;
+        if self.saved.origin {
+            screen.mode |= mode::ORIGIN;
+        } else {
+            screen.mode &= !mode::ORIGIN;
+        }
+        screen.cursor_move(Some(self.saved.cx), Some(self.saved.cy), false);
+    }
+
+    // ---- CSI ----
+
+    /// Splits the parameter bytes as tmux's `input_split`; `None` when the sequence must be
+    /// ignored (a number too large or too many parameters).
+    fn split_params(&self) -> Option<([Param; MAX_PARAMS], usize)> {
+        let mut out = [Param::Missing; MAX_PARAMS];
+        let bytes = &self.params[..self.params_len];
+        if bytes.is_empty() {
+            return Some((out, 0));
+        }
+        let mut n = 0;
+        let mut start = 0;
+        for part in bytes.split(|&b| b == b';') {
+            let end = start + part.len();
+            out[n] = if part.is_empty() {
+                Param::Missing
+            } else if part.contains(&b':') {
+                Param::Sub(start as u8, end as u8)
+            } else {
+                Param::Number(parse_number(part)?)
+            };
+            start = end + 1;
+            n += 1;
+            if n == MAX_PARAMS {
+                return None;
+            }
+        }
+        Some((out, n))
+    }
+
+    fn csi_dispatch(&mut self, screen: &mut Screen, fin: u8) {
+        if self.discard {
+            return;
+        }
+        let Some((params, n)) = self.split_params() else {
+            return;
+        };
+        let p = Params { list: &params[..n] };
+        let bg = self.pen.style.bg;
+        let interm = self.interm;
+        let interm = &interm[..self.interm_len];
+        match (interm, fin) {
+            (b"", b'@') => p.count(|n| screen.insert_characters(n, bg)),
+            (b"", b'A') => p.count(|n| screen.cursor_up(n)),
+            (b"", b'B') => p.count(|n| screen.cursor_down(n)),
+            (b"", b'C') => p.count(|n| screen.cursor_right(n)),
+            (b"", b'D') => p.count(|n| screen.cursor_left(n)),
+            (b"", b'E') => p.count(|n| {
+                screen.carriage_return();
+                screen.cursor_down(n);
+            }),
+            (b"", b'F') => p.count(|n| {
+                screen.carriage_return();
+                screen.cursor_up(n);
+            }),
+            (b"", b'G' | b'`') => p.count(|n| screen.cursor_move(Some(n - 1), None, true)),
+            (b"", b'd') => p.count(|n| screen.cursor_move(None, Some(n - 1), true)),
+            (b"", b'H' | b'f') => {
+                let (y, x) = (p.get(0, 1, 1), p.get(1, 1, 1));
+                if let (Some(y), Some(x)) = (y, x) {
+                    screen.cursor_move(Some(x - 1), Some(y - 1), true);
+                }
+            }
+            (b"", b'J') => match p.get(0, 0, 0) {
+                Some(0) => screen.clear_end_of_screen(bg),
+                Some(1) => screen.clear_start_of_screen(bg),
+                Some(2) => screen.clear_screen(bg),
+                Some(3) if p.get(1, 0, 0) == Some(0) => screen.clear_history(),
+                _ => {}
+            },
+            (b"", b'K') => match p.get(0, 0, 0) {
+                Some(0) => screen.clear_end_of_line(bg),
+                Some(1) => screen.clear_start_of_line(bg),
+                Some(2) => screen.clear_line(bg),
+                _ => {}
+            },
+            (b"", b'L') => p.count(|n| screen.insert_lines(n, bg)),
+            (b"", b'M') => p.count(|n| screen.delete_lines(n, bg)),
+            (b"", b'P') => p.count(|n| screen.delete_characters(n, bg)),
+            (b"", b'S') => p.count(|n| screen.scroll_up(n, bg)),
+            (b"", b'T') => p.count(|n| screen.scroll_down(n, bg)),
+            (b"", b'X') => p.count(|n| screen.erase_characters(n, bg)),
+            (b"", b'Z') => p.count(|n| screen.back_tab(n)),
+            (b"", b'b') => {
+                if let Some(n) = p.get(0, 1, 1) {
+                    let n = n.min(screen.sx().saturating_sub(screen.cx));
+                    if let Some(ch) = self.last {
+                        for _ in 0..n {
+                            self.print(screen, ch);
+                        }
+                    }
+                }
+            }
+            (b"", b'c') => {
+                if p.get(0, 0, 0) == Some(0) {
+                    self.replies.extend_from_slice(b"\x1b[?1;2c");
+                }
+            }
+            (b">", b'c') => {
+                if p.get(0, 0, 0) == Some(0) {
+                    self.replies.extend_from_slice(b"\x1b[>84;0;0c");
+                }
+            }
+            (b"", b'g') => match p.get(0, 0, 0) {
+                Some(0) if screen.cx < screen.sx() => screen.set_tab(false),
+                Some(3) => screen.clear_all_tabs(),
+                _ => {}
+            },
+            (b"", b'h' | b'l') => {
+                for i in 0..p.list.len() {
+                    match p.get(i, 0, u32::MAX) {
+                        Some(4) => set_mode(screen, mode::INSERT, fin == b'h'),
+                        Some(34) => set_mode(screen, mode::CURSOR_VERY_VISIBLE, fin == b'l'),
+                        _ => {}
+                    }
+                }
+            }
+            (b"?", b'h' | b'l') => {
+                for i in 0..p.list.len() {
+                    if let Some(m) = p.get(i, 0, u32::MAX) {
+                        self.private_mode(screen, m, fin == b'h');
+                    }
+                }
+            }
+            (b"", b'm') => self.sgr(&p),
+            (b">", b'm') => {
+                let (n, m) = (p.get(0, 0, 0), p.get(1, 0, 0));
+                if n == Some(0) || (n == Some(4) && m == Some(0)) {
+                    screen.mode &= !mode::KEXTENDED;
+                } else if n == Some(4) && matches!(m, Some(1 | 2)) {
+                    screen.mode |= mode::KEXTENDED;
+                }
+            }
+            (b"", b'n') => match p.get(0, 0, 0) {
+                Some(5) => self.replies.extend_from_slice(b"\x1b[0n"),
+                Some(6) => self.replies.extend_from_slice(
+                    format!("\x1b[{};{}R", screen.cy + 1, screen.cx + 1).as_bytes(),
+                ),
+                _ => {}
+            },
+            (b">", b'n') => {
+                if p.get(0, 0, 0) == Some(4) {
+                    screen.mode &= !mode::KEXTENDED;
+                }
+            }
+            (b" ", b'q') => {
+                if let Some(n) = p.get(0, 0, 0) {
+                    set_cursor_style(screen, n);
+                }
+            }
+            (b">", b'q') => {
+                if p.get(0, 0, 0) == Some(0) {
+                    self.replies
+                        .extend_from_slice(format!("\x1bP>|{XTVERSION}\x1b\\").as_bytes());
+                }
+            }
+            (b"", b'r') => {
+                let top = p.get(0, 1, 1);
+                let bottom = p.get(1, 1, screen.sy());
+                if let (Some(t), Some(b)) = (top, bottom) {
+                    screen.set_scroll_region(t - 1, b - 1);
+                }
+            }
+            (b"", b's') => self.save_state(screen),
+            (b"", b'u') => self.restore_state(screen),
+            (b"", b't') => self.window_ops(screen, &p),
+            _ => return,
+        }
+        self.last = None;
+    }
+
+    fn private_mode(&mut self, screen: &mut Screen, m: u32, on: bool) {
+        let bg = self.pen.style.bg;
+        match m {
+            1 => set_mode(screen, mode::KCURSOR, on),
+            3 => {
+                screen.cursor_move(Some(0), Some(0), true);
+                screen.clear_screen(bg);
+            }
+            6 => {
+                set_mode(screen, mode::ORIGIN, on);
+                screen.cursor_move(Some(0), Some(0), true);
+            }
+            7 => set_mode(screen, mode::WRAP, on),
+            12 => {
+                set_mode(screen, mode::CURSOR_BLINKING, on);
+                screen.mode |= mode::CURSOR_BLINKING_SET;
+            }
+            25 => set_mode(screen, mode::CURSOR, on),
+            1000 | 1002 | 1003 if on => {
+                screen.mode &= !mode::ALL_MOUSE;
+                screen.mode |= match m {
+                    1000 => mode::MOUSE_STANDARD,
+                    1002 => mode::MOUSE_BUTTON,
+                    _ => mode::MOUSE_ALL,
+                };
+            }
+            1000..=1003 if !on => screen.mode &= !mode::ALL_MOUSE,
+            1004 => set_mode(screen, mode::FOCUSON, on),
+            1005 => set_mode(screen, mode::MOUSE_UTF8, on),
+            1006 => set_mode(screen, mode::MOUSE_SGR, on),
+            47 | 1047 | 1049 => {
+                let cursor = m == 1049;
+                if on {
+                    screen.enter_alternate(&self.pen.style, cursor);
+                } else {
+                    screen.leave_alternate(&mut self.pen.style, cursor);
+                }
+            }
+            2004 => set_mode(screen, mode::BRACKETPASTE, on),
+            _ => {}
+        }
+    }
+
+    fn window_ops(&mut self, screen: &mut Screen, p: &Params) {
+        let mut m = 0;
+        while let Some(n) = p.get(m, 0, u32::MAX).filter(|&n| n != u32::MAX) {
+            match n {
+                3 | 4 | 8 => {
+                    m += 1;
+                    if p.get(m, 0, u32::MAX).is_none_or(|v| v == u32::MAX) {
+                        return;
+                    }
+                    m += 1;
+                    if p.get(m, 0, u32::MAX).is_none_or(|v| v == u32::MAX) {
+                        return;
+                    }
+                }
+                9 | 10 => {
+                    m += 1;
+                    if p.get(m, 0, u32::MAX).is_none_or(|v| v == u32::MAX) {
+                        return;
+                    }
+                }
+                22 | 23 => {
+                    m += 1;
+                    match p.get(m, 0, u32::MAX) {
+                        None | Some(u32::MAX) => return,
+                        Some(0 | 2) if n == 22 => screen.push_title(),
+                        Some(0 | 2) => screen.pop_title(),
+                        _ => {}
+                    }
+                }
+                18 => self.replies.extend_from_slice(
+                    format!("\x1b[8;{};{}t", screen.sx(), screen.sy()).as_bytes(),
+                ),
+                _ => {}
+            }
+            m += 1;
+        }
+    }
+
+    // ---- SGR ----
+
+    fn sgr(&mut self, p: &Params) {
+        let st = &mut self.pen.style;
+        if p.list.is_empty() {
+            *st = Style::DEFAULT;
+            return;
+        }
+        let mut i = 0;
+        while i < p.list.len() {
+            if let Param::Sub(a, b) = p.list[i] {
+                let text = self.params[a as usize..b as usize].to_vec();
+                sgr_colon(&mut self.pen.style, &text);
+                i += 1;
+                continue;
+            }
+            let st = &mut self.pen.style;
+            let Some(n) = p.get(i, 0, 0) else {
+                i += 1;
+                continue;
+            };
+            if matches!(n, 38 | 48 | 58) {
+                i += 1;
+                match p.get(i, 0, u32::MAX) {
+                    Some(2) => {
+                        let rgb = [
+                            p.get(i + 1, 0, u32::MAX),
+                            p.get(i + 2, 0, u32::MAX),
+                            p.get(i + 3, 0, u32::MAX),
+                        ];
+                        if set_rgb(st, n, rgb) {
+                            i += 3;
+                        }
+                    }
+                    Some(5) => {
+                        set_256(st, n, p.get(i + 1, 0, u32::MAX));
+                        i += 1;
+                    }
+                    _ => {}
+                }
+                i += 1;
+                continue;
+            }
+            apply_sgr(st, n);
+            i += 1;
+        }
+    }
+
+    // ---- OSC ----
+
+    fn osc_dispatch(&mut self, screen: &mut Screen) {
+        if self.discard {
+            return;
+        }
+        let s = &self.string;
+        let digits = s.iter().take_while(|b| b.is_ascii_digit()).count();
+        let Some(option) = osc_number(&s[..digits]) else {
+            return;
+        };
+        let mut text = &s[digits..];
+        if text.first() == Some(&b';') {
+            text = &text[1..];
+        }
+        match option {
+            0 | 2 => {
+                screen.set_title(text);
+            }
+            7 if is_printable_utf8(text) => {
+                screen.path = Some(String::from_utf8_lossy(text).into_owned());
+            }
+            _ => {}
+        }
+    }
+}
+
+/// CSI parameters as tmux's `input_get` reads them.
+struct Params<'a> {
+    list: &'a [Param],
+}
+
+impl Params<'_> {
+    /// Parameter `i`: `Some(default)` when missing, `None` for a colon parameter (which makes
+    /// most sequences ignore themselves), at least `min` otherwise.
+    fn get(&self, i: usize, min: u32, default: u32) -> Option<u32> {
+        match self.list.get(i) {
+            None | Some(Param::Missing) => Some(default),
+            Some(Param::Sub(..)) => None,
+            Some(Param::Number(n)) => Some((*n as u32).max(min)),
+        }
+    }
+
+    /// Runs `f` with the first parameter as a count (at least 1, default 1).
+    fn count(&self, f: impl FnOnce(u32)) {
+        if let Some(n) = self.get(0, 1, 1) {
+            f(n)
+        }
+    }
+}
+
+/// The number an OSC starts with (wrapping as tmux's does); `None` if it starts with none.
+fn osc_number(digits: &[u8]) -> Option<u32> {
+    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    Some(digits.iter().fold(0u32, |n, d| {
+        n.wrapping_mul(10).wrapping_add((d - b'0') as u32)
+    }))
+}
+
+fn parse_number(digits: &[u8]) -> Option<i32> {
+    let mut n: i64 = 0;
+    for d in digits {
+        if !d.is_ascii_digit() {
+            return None;
+        }
+        n = n * 10 + (d - b'0') as i64;
+        if n > i32::MAX as i64 {
+            return None;
+        }
+    }
+    Some(n as i32)
+}
+
+fn decode_utf8(seq: &[u8]) -> Option<char> {
+    std::str::from_utf8(seq).ok()?.chars().next()
+}
+
+fn set_mode(screen: &mut Screen, bit: u32, on: bool) {
+    if on {
+        screen.mode |= bit;
+    } else {
+        screen.mode &= !bit;
+    }
+}
+
+fn set_cursor_style(screen: &mut Screen, n: u32) {
+    let blinking = match n {
+        0 => None,
+        1 | 3 | 5 => Some(true),
+        2 | 4 | 6 => Some(false),
+        _ => return,
+    };
+    screen.cursor_style = n as u8;
+    match blinking {
+        Some(true) => screen.mode |= mode::CURSOR_BLINKING,
+        Some(false) => screen.mode &= !mode::CURSOR_BLINKING,
+        None => {}
+    }
+}
+
+fn set_256(st: &mut Style, which: u32, c: Option<u32>) {
+    match c {
+        Some(c) if c <= 255 => {
+            let c = c | colour::FLAG_256;
+            match which {
+                38 => st.fg = c,
+                48 => st.bg = c,
+                _ => st.us = c,
+            }
+        }
+        _ => match which {
+            38 => st.fg = colour::DEFAULT,
+            48 => st.bg = colour::DEFAULT,
+            _ => {}
+        },
+    }
+}
+
+fn set_rgb(st: &mut Style, which: u32, rgb: [Option<u32>; 3]) -> bool {
+    let [Some(r), Some(g), Some(b)] = rgb else {
+        return false;
+    };
+    if r > 255 || g > 255 || b > 255 {
+        return false;
+    }
+    let c = colour::rgb(r as u8, g as u8, b as u8);
+    match which {
+        38 => st.fg = c,
+        48 => st.bg = c,
+        _ => st.us = c,
+    }
+    true
+}
+
+/// SGR with colon subparameters (`4:3`, `38:2::r:g:b`, `58:5:n`).
+fn sgr_colon(st: &mut Style, text: &[u8]) {
+    let mut p = [u32::MAX; 8];
+    let mut n = 0;
+    for part in text.split(|&b| b == b':') {
+        if !part.is_empty() {
+            let Some(v) = parse_number(part) else { return };
+            p[n] = v as u32;
+        }
+        n += 1;
+        if n == p.len() {
+            return;
+        }
+    }
+    if n == 0 {
+        return;
+    }
+    if p[0] == 4 {
+        if n != 2 {
+            return;
+        }
+        let bit = match p[1] {
+            0 => 0,
+            1 => attr::UNDERSCORE,
+            2 => attr::UNDERSCORE_2,
+            3 => attr::UNDERSCORE_3,
+            4 => attr::UNDERSCORE_4,
+            5 => attr::UNDERSCORE_5,
+            _ => return,
+        };
+        st.attr = (st.attr & !attr::ALL_UNDERSCORE) | bit;
+        return;
+    }
+    if n < 2 || !matches!(p[0], 38 | 48 | 58) {
+        return;
+    }
+    let opt = |v: u32| if v == u32::MAX { None } else { Some(v) };
+    match p[1] {
+        2 if n >= 3 => {
+            let i = if n == 5 { 2 } else { 3 };
+            if n >= i + 3 {
+                set_rgb(st, p[0], [opt(p[i]), opt(p[i + 1]), opt(p[i + 2])]);
+            }
+        }
+        5 if n >= 3 => set_256(st, p[0], opt(p[2])),
+        _ => {}
+    }
+}
+
+fn apply_sgr(st: &mut Style, n: u32) {
+    match n {
+        0 => *st = Style::DEFAULT,
+        1 => st.attr |= attr::BRIGHT,
+        2 => st.attr |= attr::DIM,
+        3 => st.attr |= attr::ITALICS,
+        4 => st.attr = (st.attr & !attr::ALL_UNDERSCORE) | attr::UNDERSCORE,
+        5 | 6 => st.attr |= attr::BLINK,
+        7 => st.attr |= attr::REVERSE,
+        8 => st.attr |= attr::HIDDEN,
+        9 => st.attr |= attr::STRIKETHROUGH,
+        21 => st.attr = (st.attr & !attr::ALL_UNDERSCORE) | attr::UNDERSCORE_2,
+        22 => st.attr &= !(attr::BRIGHT | attr::DIM),
+        23 => st.attr &= !attr::ITALICS,
+        24 => st.attr &= !attr::ALL_UNDERSCORE,
+        25 => st.attr &= !attr::BLINK,
+        27 => st.attr &= !attr::REVERSE,
+        28 => st.attr &= !attr::HIDDEN,
+        29 => st.attr &= !attr::STRIKETHROUGH,
+        30..=37 => st.fg = n - 30,
+        39 => st.fg = colour::DEFAULT,
+        40..=47 => st.bg = n - 40,
+        49 => st.bg = colour::DEFAULT,
+        53 => st.attr |= attr::OVERLINE,
+        55 => st.attr &= !attr::OVERLINE,
+        59 => st.us = 0,
+        90..=97 => st.fg = n,
+        100..=107 => st.bg = n - 10,
+        _ => {}
+    }
+}

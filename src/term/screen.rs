@@ -1,0 +1,903 @@
+//! The screen: grid, cursor, scroll region, modes, tab stops, title and alternate screen, and
+//! the editing operations a terminal performs on them.
+//!
+//! Each operation follows tmux 3.3a's screen-write.c and screen.c, because the point of this
+//! module is that `capture-pane` prints what tmux prints. Where tmux has a quirk (ED 0 at the
+//! home position pushes the screen into history; DECSTBM homes the cursor ignoring origin mode;
+//! the alternate screen is a saved copy of the visible rows, not a second grid), it is kept.
+//!
+//! Invariants: `cx <= sx` (`cx == sx` is the pending-wrap position), `cy < sy`,
+//! `rupper < rlower < sy` (or both 0 on a one-line screen); `saved` is `Some` exactly while the
+//! alternate screen is on. Colours passed in are tmux colour numbers; they are interned into the
+//! palette here.
+
+use super::cell::{colour, Cell, Graphemes, Palette, Style};
+use super::grid::Grid;
+
+/// Mode bits, numbered as tmux numbers them.
+pub mod mode {
+    pub const CURSOR: u32 = 0x1;
+    pub const INSERT: u32 = 0x2;
+    pub const KCURSOR: u32 = 0x4;
+    pub const KKEYPAD: u32 = 0x8;
+    pub const WRAP: u32 = 0x10;
+    pub const MOUSE_STANDARD: u32 = 0x20;
+    pub const MOUSE_BUTTON: u32 = 0x40;
+    pub const CURSOR_BLINKING: u32 = 0x80;
+    pub const MOUSE_UTF8: u32 = 0x100;
+    pub const MOUSE_SGR: u32 = 0x200;
+    pub const BRACKETPASTE: u32 = 0x400;
+    pub const FOCUSON: u32 = 0x800;
+    pub const MOUSE_ALL: u32 = 0x1000;
+    pub const ORIGIN: u32 = 0x2000;
+    pub const KEXTENDED: u32 = 0x8000;
+    pub const CURSOR_VERY_VISIBLE: u32 = 0x10000;
+    pub const CURSOR_BLINKING_SET: u32 = 0x20000;
+    pub const ALL_MOUSE: u32 = MOUSE_STANDARD | MOUSE_BUTTON | MOUSE_ALL;
+}
+
+/// Largest combined character tmux keeps in one cell, in UTF-8 bytes (tmux's UTF8_SIZE).
+const MAX_CELL_BYTES: usize = 21;
+
+#[derive(Clone, Debug)]
+pub struct Screen {
+    pub grid: Grid,
+    pub cx: u32,
+    pub cy: u32,
+    pub rupper: u32,
+    pub rlower: u32,
+    pub mode: u32,
+    tabs: Vec<bool>,
+    /// The primary screen's visible rows while the alternate screen is on.
+    saved: Option<Grid>,
+    saved_history: bool,
+    saved_cx: u32,
+    saved_cy: u32,
+    saved_pen: Style,
+    pub title: String,
+    titles: Vec<String>,
+    pub path: Option<String>,
+    pub cursor_style: u8,
+    pub palette: Palette,
+    pub graphemes: Graphemes,
+    /// A zero width joiner was written: the next character joins the previous cell.
+    zwj: bool,
+    pen_cache: Option<(Style, u16)>,
+}
+
+/// How many titles the title stack keeps (XTWINOPS 22/23); the oldest are dropped past this.
+const TITLE_STACK_LIMIT: usize = 32;
+
+impl Screen {
+    pub fn new(sx: u32, sy: u32, hlimit: u32) -> Screen {
+        let (sx, sy) = (sx.max(1), sy.max(1));
+        let mut s = Screen {
+            grid: Grid::new(sx, sy, hlimit),
+            cx: 0,
+            cy: 0,
+            rupper: 0,
+            rlower: sy - 1,
+            mode: mode::CURSOR | mode::WRAP,
+            tabs: Vec::new(),
+            saved: None,
+            saved_history: true,
+            saved_cx: u32::MAX,
+            saved_cy: u32::MAX,
+            saved_pen: Style::DEFAULT,
+            title: String::new(),
+            titles: Vec::new(),
+            path: None,
+            cursor_style: 0,
+            palette: Palette::default(),
+            graphemes: Graphemes::default(),
+            zwj: false,
+            pen_cache: None,
+        };
+        s.reset_tabs();
+        s
+    }
+
+    #[inline]
+    pub fn sx(&self) -> u32 {
+        self.grid.sx
+    }
+
+    #[inline]
+    pub fn sy(&self) -> u32 {
+        self.grid.sy
+    }
+
+    pub fn alternate_on(&self) -> bool {
+        self.saved.is_some()
+    }
+
+    /// The primary screen saved while the alternate screen is on (`capture-pane -a`).
+    pub fn saved_grid(&self) -> Option<&Grid> {
+        self.saved.as_ref()
+    }
+
+    pub fn reset_tabs(&mut self) {
+        let sx = self.sx() as usize;
+        self.tabs = (0..sx).map(|x| x != 0 && x % 8 == 0).collect();
+    }
+
+    pub fn set_tab(&mut self, on: bool) {
+        if let Some(t) = self.tabs.get_mut(self.cx as usize) {
+            *t = on;
+        }
+    }
+
+    pub fn clear_all_tabs(&mut self) {
+        self.tabs.iter_mut().for_each(|t| *t = false);
+    }
+
+    fn is_tab(&self, x: u32) -> bool {
+        self.tabs.get(x as usize).copied().unwrap_or(false)
+    }
+
+    /// Forgets the pending zero width joiner (each read from the program starts afresh).
+    pub fn begin_write(&mut self) {
+        self.zwj = false;
+    }
+
+    /// Packs the rows a write touched, keeping the cursor's row expanded for the next write.
+    pub fn end_write(&mut self) {
+        let keep = self.grid.hsize + self.cy;
+        self.grid.pack_rows(Some(keep));
+    }
+
+    // ---- styles ----
+
+    /// Palette index of `style`, compacting the palette if it is full.
+    pub fn style_index(&mut self, style: &Style) -> u16 {
+        if let Some((s, i)) = self.pen_cache {
+            if s == *style {
+                return i;
+            }
+        }
+        let i = match self.palette.intern(style) {
+            Some(i) => i,
+            None => {
+                self.compact_tables();
+                self.palette.intern(style).unwrap_or(0)
+            }
+        };
+        self.pen_cache = Some((*style, i));
+        i
+    }
+
+    fn erase_style(&mut self, bg: u32) -> u16 {
+        if bg == colour::DEFAULT {
+            0
+        } else {
+            self.style_index(&Style::erased(bg))
+        }
+    }
+
+    fn for_each_grid(&mut self, mut f: impl FnMut(&mut Grid)) {
+        f(&mut self.grid);
+        if let Some(saved) = &mut self.saved {
+            f(saved);
+        }
+    }
+
+    /// Renumbers the palette and grapheme table to what the cells still use.
+    pub fn compact_tables(&mut self) {
+        let mut used_styles = vec![false; self.palette.len()];
+        let mut used_graphemes = vec![false; self.graphemes.len()];
+        self.for_each_grid(|g| {
+            for row in g.rows() {
+                row.for_each(|c| {
+                    used_styles[c.style() as usize] = true;
+                    if c.is_interned() {
+                        used_graphemes[c.value() as usize] = true;
+                    }
+                });
+            }
+        });
+        let style_map = self.palette.retain(&used_styles);
+        let grapheme_map = self.graphemes.retain(&used_graphemes);
+        self.pen_cache = None;
+        self.for_each_grid(|g| {
+            for row in g.rows_mut() {
+                row.map_cells(|c| {
+                    let word = if c.is_interned() {
+                        (c.word() & (Cell::WIDE | Cell::PADDING))
+                            | Cell::INTERNED
+                            | grapheme_map[c.value() as usize]
+                    } else {
+                        c.word()
+                    };
+                    Cell::new(word, style_map[c.style() as usize])
+                });
+            }
+        });
+    }
+
+    fn is_default_style(&self, style: u16) -> bool {
+        let s = self.palette.get(style);
+        s.fg == colour::DEFAULT && s.bg == colour::DEFAULT && s.attr == 0
+    }
+
+    // ---- cursor ----
+
+    /// Moves the cursor; `None` leaves a coordinate. x may be `sx` (pending wrap).
+    pub fn set_cursor(&mut self, cx: Option<u32>, cy: Option<u32>) {
+        if let Some(x) = cx {
+            self.cx = if x > self.sx() { self.sx() - 1 } else { x };
+        }
+        if let Some(y) = cy {
+            self.cy = y.min(self.sy() - 1);
+        }
+    }
+
+    pub fn cursor_up(&mut self, ny: u32) {
+        let (mut cx, cy) = (self.cx, self.cy);
+        let mut ny = ny.max(1);
+        if cy < self.rupper {
+            ny = ny.min(cy);
+        } else {
+            ny = ny.min(cy - self.rupper);
+        }
+        if cx == self.sx() {
+            cx -= 1;
+        }
+        self.set_cursor(Some(cx), Some(cy - ny));
+    }
+
+    pub fn cursor_down(&mut self, ny: u32) {
+        let (mut cx, cy) = (self.cx, self.cy);
+        let mut ny = ny.max(1);
+        if cy > self.rlower {
+            ny = ny.min(self.sy() - 1 - cy);
+        } else {
+            ny = ny.min(self.rlower - cy);
+        }
+        if cx == self.sx() {
+            cx -= 1;
+        } else if ny == 0 {
+            return;
+        }
+        self.set_cursor(Some(cx), Some(cy + ny));
+    }
+
+    pub fn cursor_right(&mut self, nx: u32) {
+        let nx = nx.max(1).min((self.sx() - 1).saturating_sub(self.cx));
+        if nx == 0 {
+            return;
+        }
+        self.set_cursor(Some(self.cx + nx), None);
+    }
+
+    pub fn cursor_left(&mut self, nx: u32) {
+        let nx = nx.max(1).min(self.cx);
+        if nx == 0 {
+            return;
+        }
+        self.set_cursor(Some(self.cx - nx), None);
+    }
+
+    pub fn backspace(&mut self) {
+        let (mut cx, mut cy) = (self.cx, self.cy);
+        if cx == 0 {
+            if cy == 0 {
+                return;
+            }
+            if self.grid.view_row(cy - 1).wrapped {
+                cy -= 1;
+                cx = self.sx() - 1;
+            }
+        } else {
+            cx -= 1;
+        }
+        self.set_cursor(Some(cx), Some(cy));
+    }
+
+    pub fn tab(&mut self) {
+        let sx = self.sx();
+        if self.cx >= sx - 1 {
+            return;
+        }
+        loop {
+            self.cx += 1;
+            if self.is_tab(self.cx) || self.cx >= sx - 1 {
+                break;
+            }
+        }
+    }
+
+    pub fn back_tab(&mut self, n: u32) {
+        let mut cx = self.cx.min(self.sx() - 1);
+        let mut n = n;
+        while cx > 0 && n > 0 {
+            n -= 1;
+            loop {
+                cx -= 1;
+                if cx == 0 || self.is_tab(cx) {
+                    break;
+                }
+            }
+        }
+        self.cx = cx;
+    }
+
+    /// Absolute cursor move; `origin` makes y relative to the scroll region in origin mode.
+    pub fn cursor_move(&mut self, px: Option<u32>, py: Option<u32>, origin: bool) {
+        let mut py = py;
+        if let (true, Some(y)) = (origin && self.mode & mode::ORIGIN != 0, py) {
+            py = Some(if y > self.rlower - self.rupper {
+                self.rlower
+            } else {
+                y + self.rupper
+            });
+        }
+        let px = px.map(|x| x.min(self.sx() - 1));
+        let py = py.map(|y| y.min(self.sy() - 1));
+        self.set_cursor(px, py);
+    }
+
+    pub fn carriage_return(&mut self) {
+        self.set_cursor(Some(0), None);
+    }
+
+    pub fn linefeed(&mut self, wrapped: bool, bg: u32) {
+        let bg = self.erase_style(bg);
+        self.linefeed_styled(wrapped, bg);
+    }
+
+    fn linefeed_styled(&mut self, wrapped: bool, bg: u16) {
+        if wrapped {
+            let cy = self.cy;
+            self.grid.view_row_mut(cy).wrapped = true;
+        }
+        if self.cy == self.rlower {
+            self.grid
+                .view_scroll_region_up(self.rupper, self.rlower, bg);
+        } else if self.cy < self.sy() - 1 {
+            self.set_cursor(None, Some(self.cy + 1));
+        }
+    }
+
+    pub fn reverse_index(&mut self, bg: u32) {
+        if self.cy == self.rupper {
+            let bg = self.erase_style(bg);
+            self.grid
+                .view_scroll_region_down(self.rupper, self.rlower, bg);
+        } else if self.cy > 0 {
+            self.set_cursor(None, Some(self.cy - 1));
+        }
+    }
+
+    pub fn set_scroll_region(&mut self, rupper: u32, rlower: u32) {
+        let last = self.sy() - 1;
+        let (rupper, rlower) = (rupper.min(last), rlower.min(last));
+        if rupper >= rlower {
+            return;
+        }
+        self.set_cursor(Some(0), Some(0));
+        self.rupper = rupper;
+        self.rlower = rlower;
+    }
+
+    fn region_lines(&self, n: u32) -> u32 {
+        if n == 0 {
+            1
+        } else {
+            n.min(self.rlower - self.rupper + 1)
+        }
+    }
+
+    pub fn scroll_up(&mut self, lines: u32, bg: u32) {
+        let lines = self.region_lines(lines);
+        let bg = self.erase_style(bg);
+        for _ in 0..lines {
+            self.grid
+                .view_scroll_region_up(self.rupper, self.rlower, bg);
+        }
+    }
+
+    pub fn scroll_down(&mut self, lines: u32, bg: u32) {
+        let lines = self.region_lines(lines);
+        let bg = self.erase_style(bg);
+        for _ in 0..lines {
+            self.grid
+                .view_scroll_region_down(self.rupper, self.rlower, bg);
+        }
+    }
+
+    // ---- editing ----
+
+    /// Clamps a character count for ICH/DCH/ECH; `None` when nothing is to be done.
+    fn char_count(&self, nx: u32) -> Option<u32> {
+        let sx = self.sx();
+        let nx = nx.max(1).min(sx - self.cx.min(sx));
+        if nx == 0 || self.cx > sx - 1 {
+            None
+        } else {
+            Some(nx)
+        }
+    }
+
+    pub fn insert_characters(&mut self, nx: u32, bg: u32) {
+        if let Some(nx) = self.char_count(nx) {
+            let bg = self.erase_style(bg);
+            self.grid.view_insert_cells(self.cx, self.cy, nx, bg);
+        }
+    }
+
+    pub fn delete_characters(&mut self, nx: u32, bg: u32) {
+        if let Some(nx) = self.char_count(nx) {
+            let bg = self.erase_style(bg);
+            self.grid.view_delete_cells(self.cx, self.cy, nx, bg);
+        }
+    }
+
+    pub fn erase_characters(&mut self, nx: u32, bg: u32) {
+        if let Some(nx) = self.char_count(nx) {
+            let bg = self.erase_style(bg);
+            self.grid.view_clear(self.cx, self.cy, nx, 1, bg);
+        }
+    }
+
+    pub fn insert_lines(&mut self, ny: u32, bg: u32) {
+        self.edit_lines(ny, bg, true);
+    }
+
+    pub fn delete_lines(&mut self, ny: u32, bg: u32) {
+        self.edit_lines(ny, bg, false);
+    }
+
+    fn edit_lines(&mut self, ny: u32, bg: u32, insert: bool) {
+        let (cy, sy) = (self.cy, self.sy());
+        let ny = ny.max(1);
+        let bg = self.erase_style(bg);
+        if cy < self.rupper || cy > self.rlower {
+            let ny = ny.min(sy - cy);
+            if ny == 0 {
+                return;
+            }
+            if insert {
+                self.grid.view_insert_lines(cy, ny, bg);
+            } else {
+                self.grid.view_delete_lines(cy, ny, bg);
+            }
+            return;
+        }
+        let ny = ny.min(self.rlower + 1 - cy);
+        if ny == 0 {
+            return;
+        }
+        if insert {
+            self.grid.view_insert_lines_region(self.rlower, cy, ny, bg);
+        } else {
+            self.grid.view_delete_lines_region(self.rlower, cy, ny, bg);
+        }
+    }
+
+    pub fn clear_line(&mut self, bg: u32) {
+        if self.grid.view_row(self.cy).size == 0 && colour::is_default(bg) {
+            return;
+        }
+        let bg = self.erase_style(bg);
+        self.grid.view_clear(0, self.cy, self.sx(), 1, bg);
+    }
+
+    pub fn clear_end_of_line(&mut self, bg: u32) {
+        if self.cx == 0 {
+            self.clear_line(bg);
+            return;
+        }
+        let sx = self.sx();
+        let size = self.grid.view_row(self.cy).size as u32;
+        if self.cx > sx - 1 || (self.cx >= size && colour::is_default(bg)) {
+            return;
+        }
+        let bg = self.erase_style(bg);
+        self.grid.view_clear(self.cx, self.cy, sx - self.cx, 1, bg);
+    }
+
+    pub fn clear_start_of_line(&mut self, bg: u32) {
+        let sx = self.sx();
+        if self.cx >= sx - 1 {
+            self.clear_line(bg);
+            return;
+        }
+        let bg = self.erase_style(bg);
+        self.grid.view_clear(0, self.cy, self.cx + 1, 1, bg);
+    }
+
+    pub fn clear_end_of_screen(&mut self, bg: u32) {
+        let (sx, sy) = (self.sx(), self.sy());
+        let bg = self.erase_style(bg);
+        if self.cx == 0 && self.cy == 0 && self.grid.history {
+            self.grid.view_clear_history(bg);
+        } else {
+            if self.cx < sx {
+                self.grid.view_clear(self.cx, self.cy, sx - self.cx, 1, bg);
+            }
+            self.grid
+                .view_clear(0, self.cy + 1, sx, sy - (self.cy + 1), bg);
+        }
+    }
+
+    pub fn clear_start_of_screen(&mut self, bg: u32) {
+        let sx = self.sx();
+        let bg = self.erase_style(bg);
+        if self.cy > 0 {
+            self.grid.view_clear(0, 0, sx, self.cy, bg);
+        }
+        if self.cx > sx - 1 {
+            self.grid.view_clear(0, self.cy, sx, 1, bg);
+        } else {
+            self.grid.view_clear(0, self.cy, self.cx + 1, 1, bg);
+        }
+    }
+
+    pub fn clear_screen(&mut self, bg: u32) {
+        let bg = self.erase_style(bg);
+        if self.grid.history {
+            self.grid.view_clear_history(bg);
+        } else {
+            let (sx, sy) = (self.sx(), self.sy());
+            self.grid.view_clear(0, 0, sx, sy, bg);
+        }
+    }
+
+    pub fn clear_history(&mut self) {
+        self.grid.clear_history();
+    }
+
+    pub fn alignment_test(&mut self) {
+        let e = Cell::new(b'E' as u32, 0);
+        for y in 0..self.sy() {
+            let h = self.grid.hsize;
+            for x in 0..self.sx() {
+                self.grid.set_cell(x, h + y, e);
+            }
+        }
+        self.set_cursor(Some(0), Some(0));
+        self.rupper = 0;
+        self.rlower = self.sy() - 1;
+    }
+
+    /// RIS: tabs, region, modes and screen reset (the alternate screen and title are kept, as
+    /// tmux keeps them).
+    pub fn reset(&mut self) {
+        self.reset_tabs();
+        self.set_scroll_region(0, self.sy() - 1);
+        self.mode = mode::CURSOR | mode::WRAP;
+        self.clear_screen(colour::DEFAULT);
+        self.set_cursor(Some(0), Some(0));
+    }
+
+    // ---- writing characters ----
+
+    /// Writes printable ASCII in one style, as tmux's collected writes do (autowrap on, insert
+    /// mode off, no DEC graphics).
+    pub fn write_ascii(&mut self, style: u16, mut text: &[u8]) {
+        let sx = self.sx();
+        while !text.is_empty() {
+            if self.cx > sx - 1 {
+                self.linefeed_styled(true, 0);
+                self.set_cursor(Some(0), None);
+            }
+            let n = ((sx - self.cx) as usize).min(text.len());
+            self.put_ascii_run(style, &text[..n]);
+            text = &text[n..];
+        }
+    }
+
+    fn put_ascii_run(&mut self, style: u16, run: &[u8]) {
+        let (cx, y) = (self.cx, self.grid.hsize + self.cy);
+        if cx != 0 {
+            let mut x = cx;
+            let mut last = Cell::BLANK;
+            while x > 0 {
+                last = self.grid.get_cell(x, y);
+                if !last.is_padding() {
+                    break;
+                }
+                self.grid.set_cell(x, y, Cell::BLANK);
+                x -= 1;
+            }
+            if last.width() > 1 {
+                self.grid.set_cell(x, y, Cell::BLANK);
+            }
+        }
+        self.grid.set_ascii(cx, y, style, run);
+        self.set_cursor(Some(cx + run.len() as u32), None);
+        self.clear_padding_from(self.cx, y);
+    }
+
+    fn clear_padding_from(&mut self, from: u32, y: u32) {
+        for x in from..self.sx() {
+            if !self.grid.get_cell(x, y).is_padding() {
+                break;
+            }
+            self.grid.set_cell(x, y, Cell::BLANK);
+        }
+    }
+
+    /// Writes one character (tmux's `screen_write_cell`): a zero width character, or one after
+    /// a zero width joiner, joins the previous cell; others take `width` (1 or 2) cells.
+    pub fn write_cell(&mut self, ch: char, width: u32, style: u16) {
+        if ch == '\u{200d}' {
+            self.zwj = true;
+            return;
+        }
+        if self.zwj {
+            self.zwj = false;
+            self.combine('\u{200d}');
+            self.combine(ch);
+            return;
+        }
+        if width == 0 {
+            self.combine(ch);
+            return;
+        }
+        let word = ch as u32;
+        let (sx, sy) = (self.sx(), self.sy());
+        let wrap = self.mode & mode::WRAP != 0;
+        if !wrap && width > 1 && (width > sx || (self.cx != sx && self.cx > sx - width)) {
+            return;
+        }
+        let insert = self.mode & mode::INSERT != 0;
+        if insert {
+            self.grid.view_insert_cells(self.cx, self.cy, width, 0);
+        }
+        if wrap && self.cx > sx.wrapping_sub(width) {
+            self.linefeed_styled(true, 0);
+            self.set_cursor(Some(0), None);
+        }
+        if self.cx > sx.wrapping_sub(width) || self.cy > sy - 1 {
+            return;
+        }
+        let (cx, y) = (self.cx, self.grid.hsize + self.cy);
+        let now = self.grid.get_cell(cx, y);
+        let overwrote = self.overwrite(now, width);
+        for x in cx + 1..cx + width {
+            self.grid.set_cell(x, y, Cell::PAD);
+        }
+        let unchanged = !insert && !overwrote && width == 1;
+        // tmux skips writing a default blank past the line's allocated size, which leaves the
+        // line's used length (and so `capture-pane -N`/`-J` output) unchanged.
+        let default_blank = word == b' ' as u32 && self.is_default_style(style);
+        if !(unchanged && default_blank && cx >= self.grid.row(y).size as u32) {
+            let word = if width == 2 { word | Cell::WIDE } else { word };
+            self.grid.set_cell(cx, y, Cell::new(word, style));
+        }
+        let last = u32::from(!wrap);
+        if cx <= sx.wrapping_sub(last).wrapping_sub(width) {
+            self.set_cursor(Some(cx + width), None);
+        } else {
+            self.set_cursor(Some(sx - last), None);
+        }
+    }
+
+    /// Clears what remains of wide characters a new character of `width` partly covers.
+    fn overwrite(&mut self, now: Cell, width: u32) -> bool {
+        let (cx, y, sx) = (self.cx, self.grid.hsize + self.cy, self.sx());
+        let mut done = false;
+        if now.is_padding() {
+            let mut x = cx;
+            while x > 0 {
+                if !self.grid.get_cell(x, y).is_padding() {
+                    break;
+                }
+                self.grid.set_cell(x, y, Cell::BLANK);
+                x -= 1;
+            }
+            self.grid.set_cell(x, y, Cell::BLANK);
+            done = true;
+        }
+        if width != 1 || now.width() != 1 || now.is_padding() {
+            let mut x = cx + width;
+            while x < sx {
+                if !self.grid.get_cell(x, y).is_padding() {
+                    break;
+                }
+                self.grid.set_cell(x, y, Cell::BLANK);
+                done = true;
+                x += 1;
+            }
+        }
+        done
+    }
+
+    fn combine(&mut self, ch: char) {
+        let (cx, y) = (self.cx, self.grid.hsize + self.cy);
+        if cx == 0 {
+            return;
+        }
+        let mut n = 1;
+        let mut prev = Cell::BLANK;
+        while n <= cx {
+            prev = self.grid.get_cell(cx - n, y);
+            if !prev.is_padding() {
+                break;
+            }
+            n += 1;
+        }
+        if n > cx {
+            return;
+        }
+        let x = cx - n;
+        let mut text = Vec::with_capacity(8);
+        super::cell::push_cell_text(&mut text, prev, &self.graphemes);
+        let mut buf = [0u8; 4];
+        let add = ch.encode_utf8(&mut buf).as_bytes();
+        if text.len() + add.len() > MAX_CELL_BYTES {
+            return;
+        }
+        text.extend_from_slice(add);
+        let text = String::from_utf8(text).unwrap_or_default();
+        if self.graphemes.is_full() {
+            self.compact_tables();
+        }
+        let index = self.graphemes.intern(&text);
+        let word = Cell::INTERNED | index | (prev.word() & Cell::WIDE);
+        self.grid.set_cell(x, y, Cell::new(word, prev.style()));
+    }
+
+    // ---- alternate screen, titles, resize ----
+
+    pub fn enter_alternate(&mut self, pen: &Style, save_cursor: bool) {
+        if self.saved.is_some() {
+            return;
+        }
+        let (sx, sy) = (self.sx(), self.sy());
+        let mut saved = Grid::new(sx, sy, 0);
+        saved.history = false;
+        let h = self.grid.hsize;
+        for y in 0..sy {
+            *saved.row_mut(y) = self.grid.row(h + y).clone();
+        }
+        self.saved = Some(saved);
+        if save_cursor {
+            self.saved_cx = self.cx;
+            self.saved_cy = self.cy;
+        }
+        self.saved_pen = *pen;
+        self.grid.view_clear(0, 0, sx, sy, 0);
+        self.saved_history = self.grid.history;
+        self.grid.history = false;
+    }
+
+    pub fn leave_alternate(&mut self, pen: &mut Style, restore_cursor: bool) {
+        let (sx, sy) = (self.sx(), self.sy());
+        if let Some((ox, oy)) = self.saved.as_ref().map(|g| (g.sx, g.sy)) {
+            self.resize(ox, oy, true);
+        }
+        if restore_cursor && self.saved_cx != u32::MAX && self.saved_cy != u32::MAX {
+            self.cx = self.saved_cx;
+            self.cy = self.saved_cy;
+            *pen = self.saved_pen;
+        }
+        let Some(saved) = self.saved.take() else {
+            self.clamp_cursor();
+            return;
+        };
+        let h = self.grid.hsize;
+        let n = saved.sy.min(self.grid.sy);
+        for y in 0..n {
+            *self.grid.row_mut(h + y) = saved.row(y).clone();
+        }
+        if self.saved_history {
+            self.grid.history = true;
+        }
+        self.resize(sx, sy, true);
+        self.clamp_cursor();
+    }
+
+    fn clamp_cursor(&mut self) {
+        self.cx = self.cx.min(self.sx() - 1);
+        self.cy = self.cy.min(self.sy() - 1);
+    }
+
+    /// Sets the title if it is printable UTF-8 (tmux ignores anything else).
+    pub fn set_title(&mut self, title: &[u8]) -> bool {
+        if !super::parser::is_printable_utf8(title) {
+            return false;
+        }
+        self.title = String::from_utf8_lossy(title).into_owned();
+        true
+    }
+
+    pub fn push_title(&mut self) {
+        if self.titles.len() == TITLE_STACK_LIMIT {
+            self.titles.remove(0);
+        }
+        self.titles.push(self.title.clone());
+    }
+
+    pub fn pop_title(&mut self) {
+        if let Some(t) = self.titles.pop() {
+            self.set_title(t.as_bytes());
+        }
+    }
+
+    /// Resizes, reflowing wrapped lines when `reflow` (tmux reflows unless the alternate
+    /// screen is on).
+    pub fn resize(&mut self, sx: u32, sy: u32, reflow: bool) {
+        let (sx, sy) = (sx.clamp(1, u16::MAX as u32), sy.max(1));
+        let mut cx = self.cx;
+        let mut cy = self.grid.hsize + self.cy;
+        let mut reflow = reflow;
+        if sx != self.sx() {
+            self.grid.sx = sx;
+            self.reset_tabs();
+        } else {
+            reflow = false;
+        }
+        if sy != self.sy() {
+            self.resize_y(sy, &mut cy);
+        }
+        if reflow {
+            let (wx, wy) = self.grid.wrap_position(cx, cy);
+            self.grid.reflow(sx);
+            (cx, cy) = self.grid.unwrap_position(wx, wy);
+        }
+        if cy >= self.grid.hsize {
+            self.cx = cx;
+            self.cy = cy - self.grid.hsize;
+        } else {
+            self.cx = 0;
+            self.cy = 0;
+        }
+    }
+
+    fn resize_y(&mut self, sy: u32, cy: &mut u32) {
+        let oldy = self.sy();
+        let g = &mut self.grid;
+        if sy < oldy {
+            let mut needed = oldy - sy;
+            let available = oldy - 1 - self.cy;
+            if available > 0 {
+                let available = available.min(needed);
+                g.view_delete_lines(oldy - available, available, 0);
+                needed -= available;
+            }
+            let available = self.cy;
+            if g.history {
+                g.hscrolled += needed;
+                g.hsize += needed;
+            } else if needed > 0 && available > 0 {
+                let available = available.min(needed);
+                g.view_delete_lines(0, available, 0);
+                *cy -= available;
+            }
+        }
+        g.set_line_count(g.hsize + sy);
+        if sy > oldy {
+            let mut needed = sy - oldy;
+            let mut available = g.hscrolled;
+            if g.history && available > 0 {
+                available = available.min(needed);
+                g.hscrolled -= available;
+                g.hsize -= available;
+            } else {
+                available = 0;
+            }
+            needed -= available;
+            for y in g.hsize + sy - needed..g.hsize + sy {
+                g.empty_line(y, 0);
+            }
+        }
+        g.sy = sy;
+        self.rupper = 0;
+        self.rlower = sy - 1;
+    }
+
+    /// Heap bytes held by the screen: rows, cells, palette, graphemes, tabs, titles.
+    pub fn heap_bytes(&self) -> usize {
+        self.grid.heap_bytes()
+            + self.saved.as_ref().map_or(0, Grid::heap_bytes)
+            + self.palette.heap_bytes()
+            + self.graphemes.heap_bytes()
+            + self.tabs.capacity()
+            + self.title.capacity()
+            + self.titles.iter().map(|t| t.capacity()).sum::<usize>()
+            + self.titles.capacity() * std::mem::size_of::<String>()
+            + self.path.as_ref().map_or(0, |p| p.capacity())
+    }
+}
