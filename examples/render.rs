@@ -1,6 +1,6 @@
 //! Feeds a recording into a screen and prints what `capture-pane -p` would.
 //!
-//! usage: render [--size WxH] [--history N] [-e] [-J] [-N] [-C] [-S N] [-E N] FILE [BYTES]
+//! usage: render [--size WxH] [--resize WxH] [--history N] [-e] [-J] [-N] [-C] [-S N] [-E N] FILE [BYTES]
 //!
 //! FILE is raw program output or an asciinema v2 `.cast` (whose own chunks are fed in order);
 //! BYTES limits the input to its first BYTES bytes. The default size is the cast's, or 220x80.
@@ -16,22 +16,26 @@ fn usage() -> ! {
     exit(1)
 }
 
+fn parse_size(arg: Option<String>) -> (u32, u32) {
+    let v = arg.unwrap_or_else(|| usage());
+    let (w, h) = v.split_once('x').unwrap_or_else(|| usage());
+    (
+        w.parse().unwrap_or_else(|_| usage()),
+        h.parse().unwrap_or_else(|_| usage()),
+    )
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let mut opts = CaptureOptions::default();
     let mut size: Option<(u32, u32)> = None;
+    let mut resize: Option<(u32, u32)> = None;
     let mut history = DEFAULT_HISTORY_LIMIT;
     let mut positional = Vec::new();
     while let Some(a) = args.next() {
         match a.as_str() {
-            "--size" => {
-                let v = args.next().unwrap_or_else(|| usage());
-                let (w, h) = v.split_once('x').unwrap_or_else(|| usage());
-                size = Some((
-                    w.parse().unwrap_or_else(|_| usage()),
-                    h.parse().unwrap_or_else(|_| usage()),
-                ));
-            }
+            "--size" => size = Some(parse_size(args.next())),
+            "--resize" => resize = Some(parse_size(args.next())),
             "--history" => {
                 history = args
                     .next()
@@ -80,6 +84,13 @@ fn main() {
         if left == 0 {
             break;
         }
+    }
+    if let Some((w, h)) = resize {
+        term.resize(w, h);
+    }
+    if std::env::var_os("RENDER_CURSOR").is_some() {
+        let (x, y) = term.cursor();
+        eprintln!("cursor {x},{y} history {}", term.history_size());
     }
     let out = printable(term.capture(&opts));
     use std::io::Write;

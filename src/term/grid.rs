@@ -38,7 +38,7 @@ impl Grid {
             hsize: 0,
             hlimit,
             hscrolled: 0,
-            history: true,
+            history: hlimit != 0,
             unpacked_history: 0,
         }
     }

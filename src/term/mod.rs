@@ -70,8 +70,14 @@ impl Terminal {
     }
 
     /// Resizes the screen; wrapped lines are reflowed unless the alternate screen is on.
+    ///
+    /// tmux's `resize-window` reaches the pane as a change of width and then a change of
+    /// height, and the result differs from doing both at once (lines pulled back from history
+    /// are counted after the reflow), so the width changes first here too.
     pub fn resize(&mut self, cols: u32, rows: u32) {
         let reflow = !self.screen.alternate_on();
+        let old_rows = self.screen.sy();
+        self.screen.resize(cols, old_rows, reflow);
         self.screen.resize(cols, rows, reflow);
         self.screen.end_write();
     }
@@ -115,6 +121,11 @@ impl Terminal {
     /// Cursor position; x may equal the width when a wrap is pending, as tmux reports it.
     pub fn cursor(&self) -> (u32, u32) {
         (self.screen.cx, self.screen.cy)
+    }
+
+    /// Sets the title as `select-pane -T` does (tmux starts every pane titled with the host name).
+    pub fn set_title(&mut self, title: &str) -> bool {
+        self.screen.set_title(title.as_bytes())
     }
 
     pub fn title(&self) -> &str {

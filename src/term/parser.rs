@@ -540,8 +540,12 @@ impl Parser {
         self.string.push(b);
         // Only a few OSCs are acted on; for the rest (hyperlinks, clipboard, colours) keep the
         // number and drop the text instead of buffering it.
-        if self.state == State::OscString && !b.is_ascii_digit() {
-            let number = osc_number(&self.string[..self.string.len() - 1]);
+        let head = &self.string[..self.string.len() - 1];
+        if self.state == State::OscString
+            && !b.is_ascii_digit()
+            && head.iter().all(u8::is_ascii_digit)
+        {
+            let number = osc_number(head);
             if !matches!(number, Some(0 | 2 | 7)) {
                 self.string_skip = true;
             }

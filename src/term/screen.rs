@@ -262,11 +262,14 @@ impl Screen {
     }
 
     pub fn cursor_right(&mut self, nx: u32) {
-        let nx = nx.max(1).min((self.sx() - 1).saturating_sub(self.cx));
+        // At the pending-wrap position tmux's unsigned arithmetic leaves the count alone and
+        // the move lands on the last column.
+        let room = (self.sx() - 1).wrapping_sub(self.cx);
+        let nx = nx.max(1).min(room);
         if nx == 0 {
             return;
         }
-        self.set_cursor(Some(self.cx + nx), None);
+        self.set_cursor(Some(self.cx.saturating_add(nx)), None);
     }
 
     pub fn cursor_left(&mut self, nx: u32) {
