@@ -23,6 +23,9 @@ pub use screen::{mode, Screen};
 
 use parser::Parser;
 
+/// How long tmux waits for a string sequence's terminator before dropping it.
+pub const STRING_TIMEOUT_MS: u64 = 5000;
+
 /// tmux's default `history-limit`.
 pub const DEFAULT_HISTORY_LIMIT: u32 = 2000;
 
@@ -80,6 +83,17 @@ impl Terminal {
         self.screen.resize(cols, old_rows, reflow);
         self.screen.resize(cols, rows, reflow);
         self.screen.end_write();
+    }
+
+    /// Whether the program left a string sequence (OSC, DCS, APC...) unterminated; the host
+    /// calls [`Terminal::abandon_string`] once that has lasted [`STRING_TIMEOUT_MS`].
+    pub fn in_string(&self) -> bool {
+        self.parser.in_string()
+    }
+
+    /// Gives up on an unterminated string sequence, as tmux does after five seconds.
+    pub fn abandon_string(&mut self) {
+        self.parser.abandon_string();
     }
 
     /// The lines `capture-pane` would produce (before `-p` adjusts the final newline).
@@ -162,5 +176,58 @@ impl Terminal {
     /// Heap bytes held by this terminal (screen, history, tables and parser buffers).
     pub fn heap_bytes(&self) -> usize {
         self.screen.heap_bytes() + self.parser.heap_bytes()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(term: &Terminal) -> String {
+        String::from_utf8(capture::printable(term.capture(&CaptureOptions::default()))).unwrap()
+    }
+
+    #[test]
+    fn abandoned_string_returns_to_ground_with_default_pen() {
+        let mut t = Terminal::new(20, 3, 10);
+        t.feed(b"\x1b[31m\x1b]2;unterminated");
+        assert!(t.in_string());
+        t.abandon_string();
+        assert!(!t.in_string());
+        t.feed(b"ok");
+        assert_eq!(text(&t), "ok\n\n\n");
+        let e = capture::printable(t.capture(&CaptureOptions {
+            escapes: true,
+            ..Default::default()
+        }));
+        assert_eq!(e, b"ok\n\n\n", "pen was reset, so no colour codes");
+    }
+
+    #[test]
+    fn replies_are_collected_for_the_caller() {
+        let mut t = Terminal::new(80, 24, 10);
+        t.feed(b"ab\x1b[6n\x1b[c\x1b[>c\x1b[>q\x1b[5n");
+        assert_eq!(
+            t.take_replies(),
+            b"\x1b[1;3R\x1b[?1;2c\x1b[>84;0;0c\x1bP>|tmux 3.3a\x1b\\\x1b[0n".to_vec()
+        );
+        assert!(!t.has_replies());
+    }
+
+    #[test]
+    fn ignored_queries_produce_no_reply() {
+        let mut t = Terminal::new(80, 24, 10);
+        t.feed(b"\x1b[?2026$p\x1b]11;?\x07\x1b[?u\x1b[>1c");
+        assert!(!t.has_replies());
+    }
+
+    #[test]
+    fn rows_are_packed_except_the_cursor_row() {
+        let mut t = Terminal::new(80, 5, 100);
+        t.feed(b"first line\r\nsecond line\r\nthird");
+        let g = &t.screen().grid;
+        assert!(g.view_row(0).is_packed());
+        assert!(g.view_row(1).is_packed());
+        assert!(!g.view_row(2).is_packed());
     }
 }

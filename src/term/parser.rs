@@ -174,6 +174,43 @@ impl Parser {
         &self.replies
     }
 
+    /// The parser is inside a string (OSC, DCS, APC, PM, SOS or a window name) that has not
+    /// been terminated. tmux gives up on such a string after five seconds; the host measures
+    /// the time and calls [`Parser::abandon_string`].
+    pub fn in_string(&self) -> bool {
+        use State::*;
+        matches!(
+            self.state,
+            DcsEnter
+                | DcsParameter
+                | DcsIntermediate
+                | DcsHandler
+                | DcsEscape
+                | DcsIgnore
+                | OscString
+                | ApcString
+                | RenameString
+                | ConsumeSt
+        )
+    }
+
+    /// Drops an unterminated string and returns to the ground state, resetting the pen and the
+    /// saved cursor as tmux's input timer does.
+    pub fn abandon_string(&mut self) {
+        self.pen = Pen::DEFAULT;
+        self.saved = Saved {
+            pen: Pen::DEFAULT,
+            cx: 0,
+            cy: 0,
+            origin: self.saved.origin,
+        };
+        self.clear();
+        self.last = None;
+        self.state = State::Ground;
+        self.pending.clear();
+        self.string = Vec::new();
+    }
+
     /// Bytes of an escape sequence not finished yet (`capture-pane -P`).
     pub fn pending(&self) -> &[u8] {
         &self.pending
