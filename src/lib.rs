@@ -5,4 +5,6 @@
 #![forbid(unsafe_op_in_unsafe_fn)]
 
 pub mod cast;
+pub mod engine;
+pub mod sys;
 pub mod term;

@@ -27,6 +27,8 @@ pub struct Grid {
     pub history: bool,
     /// History rows, counted back from the newest, that have not been packed yet.
     pub unpacked_history: u32,
+    /// Working space for packing rows, reused across writes.
+    scratch: Vec<u8>,
 }
 
 impl Grid {
@@ -40,6 +42,7 @@ impl Grid {
             hscrolled: 0,
             history: hlimit != 0,
             unpacked_history: 0,
+            scratch: Vec::new(),
         }
     }
 
@@ -156,6 +159,24 @@ impl Grid {
         for (c, b) in cells[x as usize..end as usize].iter_mut().zip(text) {
             *c = Cell::new(*b as u32, style);
         }
+    }
+
+    /// Writes `n` copies of one cell from `x`.
+    pub fn fill(&mut self, x: u32, y: u32, cell: Cell, n: u32) {
+        if !self.in_range(y) || n == 0 {
+            return;
+        }
+        let end = x + n;
+        self.expand_line(y, end, 0);
+        let row = self.row_mut(y);
+        if end > row.used as u32 {
+            row.used = end as u16;
+        }
+        let cells = row.cells_mut();
+        if cells.len() < end as usize {
+            cells.resize(end as usize, Cell::BLANK);
+        }
+        cells[x as usize..end as usize].fill(cell);
     }
 
     fn clear_cell(&mut self, x: u32, y: u32, bg: u16) {
@@ -486,15 +507,19 @@ impl Grid {
         let first = self.hsize - self.unpacked_history.min(self.hsize);
         for y in first..self.total() {
             if Some(y) != keep {
-                self.rows[y as usize].pack();
+                self.rows[y as usize].pack(&mut self.scratch);
             }
         }
         self.unpacked_history = 0;
+        if self.scratch.capacity() > 4096 {
+            self.scratch = Vec::new();
+        }
     }
 
     pub fn heap_bytes(&self) -> usize {
         self.rows.capacity() * std::mem::size_of::<Row>()
             + self.rows.iter().map(Row::heap_bytes).sum::<usize>()
+            + self.scratch.capacity()
     }
 }
 
@@ -527,11 +552,19 @@ impl Reflow {
     }
 
     /// (index where the width first exceeds sx, total width) of a source line.
-    fn line_width(&self, y: usize) -> (u32, u32) {
-        let row = &self.rows[y];
+    fn line_width(&mut self, y: usize) -> (u32, u32) {
+        let row = &mut self.rows[y];
+        let used = row.used as usize;
+        // Reflow reads every cell of every line: expanded rows make that linear (the new
+        // rows are packed again when the resize ends).
+        let cells = row.cells_mut();
         let (mut at, mut width) = (0u32, 0u32);
-        for i in 0..row.used as u32 {
-            let w = row.get(i as usize).width();
+        for i in 0..used as u32 {
+            let w = cells
+                .get(i as usize)
+                .copied()
+                .unwrap_or(Cell::BLANK)
+                .width();
             if at == 0 && width + w > self.sx {
                 at = i;
             }
@@ -595,6 +628,7 @@ impl Reflow {
                 lines += 1;
                 continue;
             }
+            self.rows[line].cells_mut();
             let first = self.rows[line].get(0);
             if width + first.width() > self.sx {
                 break;

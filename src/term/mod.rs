@@ -16,6 +16,7 @@ pub mod grid;
 pub mod parser;
 pub mod row;
 pub mod screen;
+pub mod width;
 pub mod width_table;
 
 pub use capture::{CaptureOptions, LineSpec};

@@ -14,7 +14,7 @@
 
 use super::cell::{attr, colour, Style};
 use super::screen::{mode, Screen};
-use super::width_table::{char_width, tmux_discards};
+use super::width::tmux_width;
 
 /// Longest OSC/APC string kept, as tmux (longer strings are discarded whole).
 const STRING_LIMIT: usize = 1 << 20;
@@ -135,7 +135,7 @@ pub fn is_printable_utf8(s: &[u8]) -> bool {
         if (c as u32) < 0x80 {
             (' '..='~').contains(&c)
         } else {
-            !tmux_discards(c)
+            tmux_width(c).is_some()
         }
     })
 }
@@ -279,30 +279,34 @@ impl Parser {
         n
     }
 
-    /// Decodes UTF-8 characters while the input holds them whole.
+    /// Prints UTF-8 characters while the input holds them whole. A run of one repeated
+    /// narrow character (the rules agent TUIs draw, 220 `─` at a time) is written as one fill.
     fn utf8_run(&mut self, screen: &mut Screen, bytes: &[u8]) -> usize {
         let mut used = 0;
-        while let Some(&b) = bytes.get(used) {
-            if b < 0x80 || self.utf8.is_some() {
-                break;
-            }
-            let size = match b {
-                0xc2..=0xdf => 2,
-                0xe0..=0xef => 3,
-                0xf0..=0xf4 => 4,
-                _ => break,
-            };
-            let Some(seq) = bytes.get(used..used + size) else {
+        while used < bytes.len() && bytes[used] >= 0x80 && self.utf8.is_none() {
+            let Some((decoded, size)) = decode_utf8(&bytes[used..]) else {
                 break;
             };
-            if seq[1..].iter().any(|c| c & 0xc0 != 0x80) {
-                break;
-            }
             self.last = None;
-            if let Some(c) = decode_utf8(seq) {
-                self.write_char(screen, c);
-            }
+            let seq = &bytes[used..used + size];
             used += size;
+            let Some(c) = decoded else { continue };
+            match tmux_width(c) {
+                None => {}
+                Some(1) if c != '\u{200d}' => {
+                    let mut n = 1;
+                    while bytes[used..].starts_with(seq) {
+                        used += size;
+                        n += 1;
+                    }
+                    let style = screen.style_index(&self.pen.style);
+                    screen.write_narrow(c, style, n);
+                }
+                Some(width) => {
+                    let style = screen.style_index(&self.pen.style);
+                    screen.write_cell(c, width as u32, style);
+                }
+            }
         }
         used
     }
@@ -610,11 +614,10 @@ impl Parser {
     }
 
     fn write_char(&mut self, screen: &mut Screen, c: char) {
-        if tmux_discards(c) {
-            return;
+        if let Some(width) = tmux_width(c) {
+            let index = screen.style_index(&self.pen.style);
+            screen.write_cell(c, width as u32, index);
         }
-        let index = screen.style_index(&self.pen.style);
-        screen.write_cell(c, char_width(c) as u32, index);
     }
 
     /// A byte with the top bit set, in the ground state: part of a UTF-8 character.
@@ -648,7 +651,7 @@ impl Parser {
         if u.bad {
             return;
         }
-        if let Some(c) = decode_utf8(&u.buf[..u.size as usize]) {
+        if let Some((Some(c), _)) = decode_utf8(&u.buf[..u.size as usize]) {
             self.write_char(screen, c);
         }
     }
@@ -744,21 +747,34 @@ impl Parser {
         if bytes.is_empty() {
             return Some((out, 0));
         }
-        let mut n = 0;
-        let mut start = 0;
-        for part in bytes.split(|&b| b == b';') {
-            let end = start + part.len();
-            out[n] = if part.is_empty() {
-                Param::Missing
-            } else if part.contains(&b':') {
-                Param::Sub(start as u8, end as u8)
-            } else {
-                Param::Number(parse_number(part)?)
-            };
-            start = end + 1;
-            n += 1;
-            if n == MAX_PARAMS {
-                return None;
+        let (mut n, mut start) = (0, 0);
+        let (mut value, mut digits, mut colon, mut overflow) = (0i64, false, false, false);
+        for i in 0..=bytes.len() {
+            match bytes.get(i).copied().unwrap_or(b';') {
+                b';' => {
+                    out[n] = if colon {
+                        Param::Sub(start as u8, i as u8)
+                    } else if overflow {
+                        return None;
+                    } else if digits {
+                        Param::Number(value as i32)
+                    } else {
+                        Param::Missing
+                    };
+                    n += 1;
+                    if n == MAX_PARAMS {
+                        return None;
+                    }
+                    start = i + 1;
+                    (value, digits, colon, overflow) = (0, false, false, false);
+                }
+                b':' => colon = true,
+                d => {
+                    value = value * 10 + (d - b'0') as i64;
+                    overflow |= value > i32::MAX as i64;
+                    value = value.min(i32::MAX as i64 + 1);
+                    digits = true;
+                }
             }
         }
         Some((out, n))
@@ -1109,8 +1125,27 @@ fn parse_number(digits: &[u8]) -> Option<i32> {
     Some(n as i32)
 }
 
-fn decode_utf8(seq: &[u8]) -> Option<char> {
-    std::str::from_utf8(seq).ok()?.chars().next()
+/// Decodes the UTF-8 sequence at the start of `b` as tmux reads it: `None` if it is not
+/// complete and well formed (the state machine then takes over), `Some((None, len))` for a
+/// complete sequence glibc rejects (overlong, surrogate, beyond U+10FFFF), which tmux drops.
+fn decode_utf8(b: &[u8]) -> Option<(Option<char>, usize)> {
+    let (len, init) = match b[0] {
+        0xc2..=0xdf => (2, (b[0] & 0x1f) as u32),
+        0xe0..=0xef => (3, (b[0] & 0x0f) as u32),
+        0xf0..=0xf4 => (4, (b[0] & 0x07) as u32),
+        _ => return None,
+    };
+    let tail = b.get(1..len)?;
+    let mut cp = init;
+    for &c in tail {
+        if c & 0xc0 != 0x80 {
+            return None;
+        }
+        cp = cp << 6 | (c & 0x3f) as u32;
+    }
+    let min = [0, 0, 0x80, 0x800, 0x10000][len];
+    let c = if cp < min { None } else { char::from_u32(cp) };
+    Some((c, len))
 }
 
 fn set_mode(screen: &mut Screen, bit: u32, on: bool) {

@@ -10,6 +10,10 @@
 //! stored once, anything else is stored as raw 6-byte cells. The screen packs every row a write
 //! touched when the write ends, except the row under the cursor.
 //!
+//! Packed form: a varint count of cells, then segments, each an op byte and a varint length:
+//! `ASCII n style text[n]`, `REPEAT n cell`, `RAW n cell[n]` (cells as 4-byte word + 2-byte
+//! style, little endian).
+//!
 //! Invariants: a packed row never holds trailing blank cells; decoding a packed row yields
 //! exactly the cells that were packed.
 
@@ -64,18 +68,7 @@ impl Row {
     pub fn stored_len(&self) -> usize {
         match &self.data {
             Data::Cells(v) => v.len(),
-            Data::Packed(_) => {
-                let mut n = 0;
-                decode(self.packed_bytes(), |_, count| n += count);
-                n
-            }
-        }
-    }
-
-    fn packed_bytes(&self) -> &[u8] {
-        match &self.data {
-            Data::Packed(b) => b,
-            Data::Cells(_) => &[],
+            Data::Packed(bytes) => packed_len(bytes),
         }
     }
 
@@ -85,16 +78,14 @@ impl Row {
             Data::Cells(v) => v.get(x).copied().unwrap_or(Cell::BLANK),
             Data::Packed(bytes) => {
                 let mut at = 0;
-                let mut found = Cell::BLANK;
-                let mut done = false;
-                decode(bytes, |cell, count| {
-                    if !done && x < at + count {
-                        found = cell(x - at);
-                        done = true;
+                for seg in Segments::new(bytes) {
+                    let n = seg.len();
+                    if x < at + n {
+                        return seg.cell(x - at);
                     }
-                    at += count;
-                });
-                found
+                    at += n;
+                }
+                Cell::BLANK
             }
         }
     }
@@ -103,17 +94,19 @@ impl Row {
     pub fn read_into(&self, out: &mut Vec<Cell>) {
         match &self.data {
             Data::Cells(v) => out.extend_from_slice(v),
-            Data::Packed(bytes) => decode(bytes, |cell, count| {
-                out.extend((0..count).map(&cell));
-            }),
+            Data::Packed(bytes) => {
+                out.reserve(packed_len(bytes));
+                Segments::new(bytes).for_each(|seg| seg.append_to(out));
+            }
         }
     }
 
     /// The stored cells, expanding the row if it was packed.
     pub fn cells_mut(&mut self) -> &mut Vec<Cell> {
         if let Data::Packed(bytes) = &self.data {
-            let mut v = Vec::new();
-            decode(bytes, |cell, count| v.extend((0..count).map(&cell)));
+            // The row is about to be written: room for a full line avoids regrowing it.
+            let mut v = Vec::with_capacity(packed_len(bytes).max(self.size as usize));
+            Segments::new(bytes).for_each(|seg| seg.append_to(&mut v));
             self.data = Data::Cells(v);
         }
         match &mut self.data {
@@ -140,15 +133,16 @@ impl Row {
         *self = Row::new();
     }
 
-    /// Packs the row into its compact byte form.
-    pub fn pack(&mut self) {
+    /// Packs the row into its compact byte form, using `scratch` as working space.
+    pub fn pack(&mut self, scratch: &mut Vec<u8>) {
         let Data::Cells(v) = &self.data else { return };
         let end = v
             .iter()
             .rposition(|c| *c != Cell::BLANK)
             .map_or(0, |i| i + 1);
-        let bytes = encode(&v[..end]);
-        self.data = Data::Packed(bytes);
+        scratch.clear();
+        encode(&v[..end], scratch);
+        self.data = Data::Packed(scratch.as_slice().into());
     }
 
     /// Heap bytes held by the row, spare capacity included.
@@ -166,7 +160,7 @@ impl Row {
             *c = f(*c);
         }
         if was_packed {
-            self.pack();
+            self.pack(&mut Vec::new());
         }
     }
 
@@ -174,7 +168,11 @@ impl Row {
     pub fn for_each(&self, mut f: impl FnMut(Cell)) {
         match &self.data {
             Data::Cells(v) => v.iter().for_each(|c| f(*c)),
-            Data::Packed(bytes) => decode(bytes, |cell, count| (0..count).for_each(|i| f(cell(i)))),
+            Data::Packed(bytes) => {
+                for seg in Segments::new(bytes) {
+                    (0..seg.len()).for_each(|i| f(seg.cell(i)));
+                }
+            }
         }
     }
 }
@@ -217,30 +215,31 @@ fn run_length(cells: &[Cell]) -> usize {
     cells.iter().take_while(|c| **c == first).count()
 }
 
-fn encode(cells: &[Cell]) -> Box<[u8]> {
-    let mut out = Vec::with_capacity(cells.len() + 8);
+fn encode(cells: &[Cell], out: &mut Vec<u8>) {
+    put_varint(out, cells.len());
     let mut i = 0;
     while i < cells.len() {
-        let run = run_length(&cells[i..]);
         let c = cells[i];
+        let run = run_length(&cells[i..]);
         let ascii = c.ascii().is_some();
         if run >= MIN_ASCII_REPEAT || (!ascii && run >= 2) {
             out.push(OP_REPEAT);
-            put_varint(&mut out, run);
-            put_cell(&mut out, c);
+            put_varint(out, run);
+            put_cell(out, c);
             i += run;
         } else if ascii {
+            // Extend over ASCII cells in the same style, stopping before a long repeat.
             let style = c.style();
-            let mut j = i;
-            while j < cells.len()
-                && cells[j].ascii().is_some()
-                && cells[j].style() == style
-                && run_length(&cells[j..]) < MIN_ASCII_REPEAT
-            {
-                j += 1;
+            let mut j = i + run;
+            while j < cells.len() && cells[j].ascii().is_some() && cells[j].style() == style {
+                let r = run_length(&cells[j..]);
+                if r >= MIN_ASCII_REPEAT {
+                    break;
+                }
+                j += r;
             }
             out.push(OP_ASCII);
-            put_varint(&mut out, j - i);
+            put_varint(out, j - i);
             out.extend_from_slice(&style.to_le_bytes());
             out.extend(cells[i..j].iter().map(|c| c.word() as u8));
             i = j;
@@ -250,42 +249,94 @@ fn encode(cells: &[Cell]) -> Box<[u8]> {
                 j += 1;
             }
             out.push(OP_RAW);
-            put_varint(&mut out, j - i);
+            put_varint(out, j - i);
             for c in &cells[i..j] {
-                put_cell(&mut out, *c);
+                put_cell(out, *c);
             }
             i = j;
         }
     }
-    out.into_boxed_slice()
 }
 
-/// Walks a packed row, calling `f(cell_at, count)` for each segment of `count` cells, where
-/// `cell_at(k)` is the k-th cell of the segment.
-fn decode(bytes: &[u8], mut f: impl FnMut(&dyn Fn(usize) -> Cell, usize)) {
-    let mut at = 0;
-    while at < bytes.len() {
-        let op = bytes[at];
-        at += 1;
-        let count = get_varint(bytes, &mut at);
-        match op {
+fn packed_len(bytes: &[u8]) -> usize {
+    get_varint(bytes, &mut 0)
+}
+
+/// One segment of a packed row.
+enum Segment<'a> {
+    Ascii(u16, &'a [u8]),
+    Repeat(Cell, usize),
+    Raw(&'a [u8]),
+}
+
+impl Segment<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Segment::Ascii(_, text) => text.len(),
+            Segment::Repeat(_, n) => *n,
+            Segment::Raw(raw) => raw.len() / 6,
+        }
+    }
+
+    fn cell(&self, k: usize) -> Cell {
+        match self {
+            Segment::Ascii(style, text) => Cell::new(text[k] as u32, *style),
+            Segment::Repeat(c, _) => *c,
+            Segment::Raw(raw) => get_cell(raw, 6 * k),
+        }
+    }
+
+    fn append_to(&self, out: &mut Vec<Cell>) {
+        match self {
+            Segment::Ascii(style, text) => {
+                out.extend(text.iter().map(|&b| Cell::new(b as u32, *style)))
+            }
+            Segment::Repeat(c, n) => out.resize(out.len() + n, *c),
+            Segment::Raw(raw) => out.extend(raw.chunks_exact(6).map(|c| get_cell(c, 0))),
+        }
+    }
+}
+
+/// The segments of a packed row, in order.
+struct Segments<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Segments<'a> {
+    fn new(bytes: &'a [u8]) -> Segments<'a> {
+        let mut at = 0;
+        get_varint(bytes, &mut at);
+        Segments { bytes, at }
+    }
+}
+
+impl<'a> Iterator for Segments<'a> {
+    type Item = Segment<'a>;
+
+    fn next(&mut self) -> Option<Segment<'a>> {
+        let b = self.bytes;
+        let op = *b.get(self.at)?;
+        self.at += 1;
+        let count = get_varint(b, &mut self.at);
+        let at = self.at;
+        Some(match op {
             OP_ASCII => {
-                let style = u16::from_le_bytes([bytes[at], bytes[at + 1]]);
-                let text = &bytes[at + 2..at + 2 + count];
-                f(&|k| Cell::new(text[k] as u32, style), count);
-                at += 2 + count;
+                self.at += 2 + count;
+                Segment::Ascii(
+                    u16::from_le_bytes([b[at], b[at + 1]]),
+                    &b[at + 2..at + 2 + count],
+                )
             }
             OP_REPEAT => {
-                let c = get_cell(bytes, at);
-                f(&|_| c, count);
-                at += 6;
+                self.at += 6;
+                Segment::Repeat(get_cell(b, at), count)
             }
             _ => {
-                let raw = &bytes[at..at + 6 * count];
-                f(&|k| get_cell(raw, 6 * k), count);
-                at += 6 * count;
+                self.at += 6 * count;
+                Segment::Raw(&b[at..at + 6 * count])
             }
-        }
+        })
     }
 }
 
@@ -319,7 +370,7 @@ mod tests {
         src.extend(std::iter::repeat_n(Cell::new(b'-' as u32, 0), 30));
         src.push(Cell::new(b'x' as u32, 9));
         let mut r = row_of(&src);
-        r.pack();
+        r.pack(&mut Vec::new());
         assert!(r.is_packed());
         assert_eq!(cells(&r), src);
         for (x, c) in src.iter().enumerate() {
@@ -331,7 +382,7 @@ mod tests {
     #[test]
     fn packing_drops_trailing_blanks_only() {
         let mut r = row_of(&[Cell::BLANK, Cell::new(b'a' as u32, 0), Cell::BLANK]);
-        r.pack();
+        r.pack(&mut Vec::new());
         assert_eq!(cells(&r), vec![Cell::BLANK, Cell::new(b'a' as u32, 0)]);
         assert_eq!(r.get(5), Cell::BLANK);
     }
@@ -341,15 +392,15 @@ mod tests {
         let text = "The quick brown fox jumps over the lazy dog; 0123456789 and more text.";
         let src: Vec<Cell> = text.bytes().map(|b| Cell::new(b as u32, 1)).collect();
         let mut r = row_of(&src);
-        r.pack();
-        assert!(r.heap_bytes() <= text.len() + 4);
+        r.pack(&mut Vec::new());
+        assert!(r.heap_bytes() <= text.len() + 5);
         assert_eq!(cells(&r), src);
     }
 
     #[test]
     fn writing_a_packed_row_expands_it() {
         let mut r = row_of(&[Cell::new(b'a' as u32, 0), Cell::new(b'b' as u32, 0)]);
-        r.pack();
+        r.pack(&mut Vec::new());
         r.set(3, Cell::new(b'z' as u32, 2));
         assert!(!r.is_packed());
         assert_eq!(r.get(1), Cell::new(b'b' as u32, 0));

@@ -590,25 +590,63 @@ impl Screen {
         }
     }
 
+    /// Writes `n` copies of a narrow (width 1) character. With autowrap on and insert mode off
+    /// this is exactly what writing them one by one does, as one fill per line.
+    pub fn write_narrow(&mut self, ch: char, style: u16, n: usize) {
+        if self.zwj || self.mode & mode::WRAP == 0 || self.mode & mode::INSERT != 0 {
+            for _ in 0..n {
+                self.write_cell(ch, 1, style);
+            }
+            return;
+        }
+        let cell = Cell::new(ch as u32, style);
+        let sx = self.sx();
+        let mut left = n;
+        while left > 0 {
+            if self.cx > sx - 1 {
+                self.linefeed_styled(true, 0);
+                self.set_cursor(Some(0), None);
+            }
+            let k = ((sx - self.cx) as usize).min(left);
+            let (cx, y) = (self.cx, self.grid.hsize + self.cy);
+            self.clear_wide_left_of(cx, y);
+            self.grid.fill(cx, y, cell, k as u32);
+            self.finish_run(cx + k as u32, y);
+            left -= k;
+        }
+    }
+
     fn put_ascii_run(&mut self, style: u16, run: &[u8]) {
         let (cx, y) = (self.cx, self.grid.hsize + self.cy);
-        if cx != 0 {
-            let mut x = cx;
-            let mut last = Cell::BLANK;
-            while x > 0 {
-                last = self.grid.get_cell(x, y);
-                if !last.is_padding() {
-                    break;
-                }
-                self.grid.set_cell(x, y, Cell::BLANK);
-                x -= 1;
-            }
-            if last.width() > 1 {
-                self.grid.set_cell(x, y, Cell::BLANK);
-            }
-        }
+        self.clear_wide_left_of(cx, y);
         self.grid.set_ascii(cx, y, style, run);
-        self.set_cursor(Some(cx + run.len() as u32), None);
+        self.finish_run(cx + run.len() as u32, y);
+    }
+
+    /// Before a run is written at `cx`: a wide character it cuts in half loses its other half.
+    fn clear_wide_left_of(&mut self, cx: u32, y: u32) {
+        if cx == 0 {
+            return;
+        }
+        let mut x = cx;
+        let mut last = Cell::BLANK;
+        while x > 0 {
+            last = self.grid.get_cell(x, y);
+            if !last.is_padding() {
+                break;
+            }
+            self.grid.set_cell(x, y, Cell::BLANK);
+            x -= 1;
+        }
+        if last.width() > 1 {
+            self.grid.set_cell(x, y, Cell::BLANK);
+        }
+    }
+
+    /// After a run: move the cursor past it and clear padding left behind by a wide character
+    /// whose first half it overwrote.
+    fn finish_run(&mut self, end: u32, y: u32) {
+        self.set_cursor(Some(end), None);
         self.clear_padding_from(self.cx, y);
     }
 

@@ -1,0 +1,5 @@
+//! The OS boundary: the only place that calls libc I/O.
+pub mod fd;
+pub mod poll;
+pub mod process;
+pub mod socket;

@@ -1,0 +1,210 @@
+//! Starting and ending session programs, and what `/proc` says about them.
+//!
+//! A session program starts in a new session and process group (setsid) with the terminal
+//! descriptor on fds 0, 1 and 2 and every other descriptor closed; its exit is reported through
+//! a pidfd the host polls. Everything the child needs is prepared before `fork`, because only
+//! async-signal-safe calls may run between `fork` and `exec`.
+
+use super::fd::{cvt, owned};
+use std::ffi::CString;
+use std::io;
+use std::os::fd::{OwnedFd, RawFd};
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+
+/// How to start a session program: `argv` is exec'd directly when it has several words, run
+/// with `shell -c` when it has one, and the shell is started as a login shell when it is empty.
+pub struct Launch<'a> {
+    pub argv: &'a [String],
+    pub shell: &'a str,
+    pub cwd: &'a Path,
+    pub env: &'a [(String, String)],
+}
+
+/// A started program: its pid and a pidfd that becomes readable when it exits.
+pub struct Started {
+    pub pid: i32,
+    pub pidfd: OwnedFd,
+}
+
+fn cstring(s: &[u8]) -> CString {
+    CString::new(s.iter().copied().filter(|&b| b != 0).collect::<Vec<u8>>()).unwrap_or_default()
+}
+
+fn basename(shell: &str) -> &str {
+    match shell.rsplit_once('/') {
+        Some((_, b)) if !b.is_empty() => b,
+        _ => shell,
+    }
+}
+
+/// Starts a program with `terminal` as its fds 0, 1 and 2.
+pub fn launch(spec: &Launch<'_>, terminal: RawFd) -> io::Result<Started> {
+    let (program, args): (CString, Vec<CString>) = match spec.argv {
+        [] => {
+            let argv0 = format!("-{}", basename(spec.shell));
+            (
+                cstring(spec.shell.as_bytes()),
+                vec![cstring(argv0.as_bytes())],
+            )
+        }
+        [cmd] => (
+            cstring(spec.shell.as_bytes()),
+            vec![
+                cstring(basename(spec.shell).as_bytes()),
+                cstring(b"-c"),
+                cstring(cmd.as_bytes()),
+            ],
+        ),
+        many => (
+            cstring(many[0].as_bytes()),
+            many.iter().map(|a| cstring(a.as_bytes())).collect(),
+        ),
+    };
+    let search_path = spec.argv.len() > 1;
+    let mut argv: Vec<*const libc::c_char> = args.iter().map(|a| a.as_ptr()).collect();
+    argv.push(std::ptr::null());
+    let env_strings: Vec<CString> = spec
+        .env
+        .iter()
+        .map(|(k, v)| cstring(format!("{k}={v}").as_bytes()))
+        .collect();
+    let mut envp: Vec<*const libc::c_char> = env_strings.iter().map(|e| e.as_ptr()).collect();
+    envp.push(std::ptr::null());
+    let cwd = cstring(spec.cwd.as_os_str().as_bytes());
+    let path = std::env::var("PATH").unwrap_or_default();
+    let path_in_env = spec
+        .env
+        .iter()
+        .find(|(k, _)| k == "PATH")
+        .map(|(_, v)| v.clone())
+        .unwrap_or(path);
+    let candidates: Vec<CString> = if search_path && !many_has_slash(spec.argv) {
+        path_in_env
+            .split(':')
+            .map(|d| {
+                let d = if d.is_empty() { "." } else { d };
+                cstring(format!("{d}/{}", spec.argv[0]).as_bytes())
+            })
+            .collect()
+    } else {
+        vec![program]
+    };
+
+    // SAFETY: fork in a process whose other threads (if any) hold no locks the child needs:
+    // the child only makes async-signal-safe calls until exec or _exit.
+    let pid = cvt(unsafe { libc::fork() })?;
+    if pid == 0 {
+        // SAFETY: async-signal-safe calls only; every pointer was prepared before fork.
+        unsafe { child(terminal, &cwd, &candidates, &argv, &envp) }
+    }
+    // SAFETY: pidfd_open takes a pid and flags.
+    let pidfd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) } as libc::c_int;
+    let pidfd = cvt(pidfd)?;
+    // SAFETY: pidfd is new and ours; pidfds are created close-on-exec.
+    Ok(Started {
+        pid,
+        pidfd: unsafe { owned(pidfd) },
+    })
+}
+
+fn many_has_slash(argv: &[String]) -> bool {
+    argv.first().is_some_and(|a| a.contains('/'))
+}
+
+/// The child side of `launch`: never returns.
+///
+/// # Safety
+/// Must only be called in a freshly forked child.
+unsafe fn child(
+    terminal: RawFd,
+    cwd: &CString,
+    programs: &[CString],
+    argv: &[*const libc::c_char],
+    envp: &[*const libc::c_char],
+) -> ! {
+    // SAFETY: all calls are async-signal-safe and use memory prepared before fork.
+    unsafe {
+        libc::setsid();
+        for fd in 0..3 {
+            libc::dup2(terminal, fd);
+        }
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigprocmask(libc::SIG_SETMASK, &set, std::ptr::null_mut());
+        for sig in 1..32 {
+            if sig != libc::SIGKILL && sig != libc::SIGSTOP {
+                libc::signal(sig, libc::SIG_DFL);
+            }
+        }
+        if libc::chdir(cwd.as_ptr()) != 0 {
+            libc::chdir(c"/".as_ptr());
+        }
+        libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, 0u32);
+        for p in programs {
+            libc::execve(p.as_ptr(), argv.as_ptr(), envp.as_ptr());
+        }
+        libc::_exit(1)
+    }
+}
+
+/// Collects an exited child: `Some(status)` as waitpid reports it, `None` if still running.
+pub fn try_wait(pid: i32) -> Option<i32> {
+    let mut status = 0;
+    // SAFETY: waitpid with WNOHANG writes status.
+    let r = unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) };
+    if r == pid {
+        Some(status)
+    } else if r < 0 {
+        // Already collected or not our child: report it gone.
+        Some(0)
+    } else {
+        None
+    }
+}
+
+/// Sends `sig` to every process in group `pgrp` (errors mean it is gone already).
+pub fn signal_group(pgrp: i32, sig: i32) {
+    if pgrp > 1 {
+        // SAFETY: kill with a negative pid signals a process group.
+        unsafe { libc::kill(-pgrp, sig) };
+    }
+}
+
+pub fn signal_process(pid: i32, sig: i32) {
+    if pid > 1 {
+        // SAFETY: plain kill.
+        unsafe { libc::kill(pid, sig) };
+    }
+}
+
+/// A process's working directory.
+pub fn current_dir(pid: i32) -> Option<String> {
+    std::fs::read_link(format!("/proc/{pid}/cwd"))
+        .ok()
+        .map(|p| p.to_string_lossy().into_owned())
+}
+
+/// The first word of a process's command line (`/proc/PID/cmdline` up to the first NUL).
+pub fn command_name(pid: i32) -> Option<String> {
+    let raw = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+    let first = raw.split(|&b| b == 0).next()?;
+    Some(String::from_utf8_lossy(first).into_owned())
+}
+
+/// The machine's host name.
+pub fn host_name() -> String {
+    let mut buf = [0u8; 256];
+    // SAFETY: buf is writable for its length.
+    if unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) } != 0 {
+        return String::new();
+    }
+    let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+    String::from_utf8_lossy(&buf[..end]).into_owned()
+}
+
+/// Ignores SIGPIPE (writes to closed sockets then fail with EPIPE instead of killing us).
+pub fn ignore_sigpipe() {
+    // SAFETY: setting a signal disposition.
+    unsafe { libc::signal(libc::SIGPIPE, libc::SIG_IGN) };
+}
