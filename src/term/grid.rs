@@ -143,40 +143,26 @@ impl Grid {
 
     /// Writes a run of ASCII characters in one style (tmux's `grid_set_cells`).
     pub fn set_ascii(&mut self, x: u32, y: u32, style: u16, text: &[u8]) {
-        if !self.in_range(y) || text.is_empty() {
-            return;
-        }
-        let end = x + text.len() as u32;
-        self.expand_line(y, end, 0);
-        let row = self.row_mut(y);
-        if end > row.used as u32 {
-            row.used = end as u16;
-        }
-        let cells = row.cells_mut();
-        if cells.len() < end as usize {
-            cells.resize(end as usize, Cell::BLANK);
-        }
-        for (c, b) in cells[x as usize..end as usize].iter_mut().zip(text) {
-            *c = Cell::new(*b as u32, style);
-        }
+        let cells = text.iter().map(|&b| Cell::new(b as u32, style));
+        self.write_cells(x, y, cells);
     }
 
     /// Writes `n` copies of one cell from `x`.
     pub fn fill(&mut self, x: u32, y: u32, cell: Cell, n: u32) {
-        if !self.in_range(y) || n == 0 {
+        self.write_cells(x, y, std::iter::repeat_n(cell, n as usize));
+    }
+
+    fn write_cells(&mut self, x: u32, y: u32, cells: impl ExactSizeIterator<Item = Cell> + Clone) {
+        if !self.in_range(y) || cells.len() == 0 {
             return;
         }
-        let end = x + n;
+        let end = x + cells.len() as u32;
         self.expand_line(y, end, 0);
         let row = self.row_mut(y);
         if end > row.used as u32 {
             row.used = end as u16;
         }
-        let cells = row.cells_mut();
-        if cells.len() < end as usize {
-            cells.resize(end as usize, Cell::BLANK);
-        }
-        cells[x as usize..end as usize].fill(cell);
+        row.write(x as usize, cells);
     }
 
     fn clear_cell(&mut self, x: u32, y: u32, bg: u16) {

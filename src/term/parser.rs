@@ -741,11 +741,10 @@ impl Parser {
 
     /// Splits the parameter bytes as tmux's `input_split`; `None` when the sequence must be
     /// ignored (a number too large or too many parameters).
-    fn split_params(&self) -> Option<([Param; MAX_PARAMS], usize)> {
-        let mut out = [Param::Missing; MAX_PARAMS];
+    fn split_params(&self, out: &mut [Param; MAX_PARAMS]) -> Option<usize> {
         let bytes = &self.params[..self.params_len];
         if bytes.is_empty() {
-            return Some((out, 0));
+            return Some(0);
         }
         let (mut n, mut start) = (0, 0);
         let (mut value, mut digits, mut colon, mut overflow) = (0i64, false, false, false);
@@ -777,63 +776,69 @@ impl Parser {
                 }
             }
         }
-        Some((out, n))
+        Some(n)
     }
 
     fn csi_dispatch(&mut self, screen: &mut Screen, fin: u8) {
         if self.discard {
             return;
         }
-        let Some((params, n)) = self.split_params() else {
+        let mut params = [Param::Missing; MAX_PARAMS];
+        let Some(n) = self.split_params(&mut params) else {
             return;
         };
         let p = Params { list: &params[..n] };
         let bg = self.pen.style.bg;
-        let interm = self.interm;
-        let interm = &interm[..self.interm_len];
-        match (interm, fin) {
-            (b"", b'@') => p.count(|n| screen.insert_characters(n, bg)),
-            (b"", b'A') => p.count(|n| screen.cursor_up(n)),
-            (b"", b'B') => p.count(|n| screen.cursor_down(n)),
-            (b"", b'C') => p.count(|n| screen.cursor_right(n)),
-            (b"", b'D') => p.count(|n| screen.cursor_left(n)),
-            (b"", b'E') => p.count(|n| {
+        // One byte names the intermediate ("?", ">", " "); no sequence tmux knows has two.
+        let interm = match self.interm_len {
+            0 => 0,
+            1 => self.interm[0],
+            _ => return,
+        };
+        let plain = interm == 0;
+        match fin {
+            b'@' if plain => p.count(|n| screen.insert_characters(n, bg)),
+            b'A' if plain => p.count(|n| screen.cursor_up(n)),
+            b'B' if plain => p.count(|n| screen.cursor_down(n)),
+            b'C' if plain => p.count(|n| screen.cursor_right(n)),
+            b'D' if plain => p.count(|n| screen.cursor_left(n)),
+            b'E' if plain => p.count(|n| {
                 screen.carriage_return();
                 screen.cursor_down(n);
             }),
-            (b"", b'F') => p.count(|n| {
+            b'F' if plain => p.count(|n| {
                 screen.carriage_return();
                 screen.cursor_up(n);
             }),
-            (b"", b'G' | b'`') => p.count(|n| screen.cursor_move(Some(n - 1), None, true)),
-            (b"", b'd') => p.count(|n| screen.cursor_move(None, Some(n - 1), true)),
-            (b"", b'H' | b'f') => {
+            b'G' | b'`' if plain => p.count(|n| screen.cursor_move(Some(n - 1), None, true)),
+            b'd' if plain => p.count(|n| screen.cursor_move(None, Some(n - 1), true)),
+            b'H' | b'f' if plain => {
                 let (y, x) = (p.get(0, 1, 1), p.get(1, 1, 1));
                 if let (Some(y), Some(x)) = (y, x) {
                     screen.cursor_move(Some(x - 1), Some(y - 1), true);
                 }
             }
-            (b"", b'J') => match p.get(0, 0, 0) {
+            b'J' if plain => match p.get(0, 0, 0) {
                 Some(0) => screen.clear_end_of_screen(bg),
                 Some(1) => screen.clear_start_of_screen(bg),
                 Some(2) => screen.clear_screen(bg),
                 Some(3) if p.get(1, 0, 0) == Some(0) => screen.clear_history(),
                 _ => {}
             },
-            (b"", b'K') => match p.get(0, 0, 0) {
+            b'K' if plain => match p.get(0, 0, 0) {
                 Some(0) => screen.clear_end_of_line(bg),
                 Some(1) => screen.clear_start_of_line(bg),
                 Some(2) => screen.clear_line(bg),
                 _ => {}
             },
-            (b"", b'L') => p.count(|n| screen.insert_lines(n, bg)),
-            (b"", b'M') => p.count(|n| screen.delete_lines(n, bg)),
-            (b"", b'P') => p.count(|n| screen.delete_characters(n, bg)),
-            (b"", b'S') => p.count(|n| screen.scroll_up(n, bg)),
-            (b"", b'T') => p.count(|n| screen.scroll_down(n, bg)),
-            (b"", b'X') => p.count(|n| screen.erase_characters(n, bg)),
-            (b"", b'Z') => p.count(|n| screen.back_tab(n)),
-            (b"", b'b') => {
+            b'L' if plain => p.count(|n| screen.insert_lines(n, bg)),
+            b'M' if plain => p.count(|n| screen.delete_lines(n, bg)),
+            b'P' if plain => p.count(|n| screen.delete_characters(n, bg)),
+            b'S' if plain => p.count(|n| screen.scroll_up(n, bg)),
+            b'T' if plain => p.count(|n| screen.scroll_down(n, bg)),
+            b'X' if plain => p.count(|n| screen.erase_characters(n, bg)),
+            b'Z' if plain => p.count(|n| screen.back_tab(n)),
+            b'b' if plain => {
                 if let Some(n) = p.get(0, 1, 1) {
                     let n = n.min(screen.sx().saturating_sub(screen.cx));
                     if let Some(ch) = self.last {
@@ -843,22 +848,22 @@ impl Parser {
                     }
                 }
             }
-            (b"", b'c') => {
+            b'c' if plain => {
                 if p.get(0, 0, 0) == Some(0) {
                     self.replies.extend_from_slice(b"\x1b[?1;2c");
                 }
             }
-            (b">", b'c') => {
+            b'c' if interm == b'>' => {
                 if p.get(0, 0, 0) == Some(0) {
                     self.replies.extend_from_slice(b"\x1b[>84;0;0c");
                 }
             }
-            (b"", b'g') => match p.get(0, 0, 0) {
+            b'g' if plain => match p.get(0, 0, 0) {
                 Some(0) if screen.cx < screen.sx() => screen.set_tab(false),
                 Some(3) => screen.clear_all_tabs(),
                 _ => {}
             },
-            (b"", b'h' | b'l') => {
+            b'h' | b'l' if plain => {
                 for i in 0..p.list.len() {
                     match p.get(i, 0, u32::MAX) {
                         Some(4) => set_mode(screen, mode::INSERT, fin == b'h'),
@@ -867,15 +872,15 @@ impl Parser {
                     }
                 }
             }
-            (b"?", b'h' | b'l') => {
+            b'h' | b'l' if interm == b'?' => {
                 for i in 0..p.list.len() {
                     if let Some(m) = p.get(i, 0, u32::MAX) {
                         self.private_mode(screen, m, fin == b'h');
                     }
                 }
             }
-            (b"", b'm') => self.sgr(&p),
-            (b">", b'm') => {
+            b'm' if plain => self.sgr(&p),
+            b'm' if interm == b'>' => {
                 let (n, m) = (p.get(0, 0, 0), p.get(1, 0, 0));
                 if n == Some(0) || (n == Some(4) && m == Some(0)) {
                     screen.mode &= !mode::KEXTENDED;
@@ -883,39 +888,39 @@ impl Parser {
                     screen.mode |= mode::KEXTENDED;
                 }
             }
-            (b"", b'n') => match p.get(0, 0, 0) {
+            b'n' if plain => match p.get(0, 0, 0) {
                 Some(5) => self.replies.extend_from_slice(b"\x1b[0n"),
                 Some(6) => self.replies.extend_from_slice(
                     format!("\x1b[{};{}R", screen.cy + 1, screen.cx + 1).as_bytes(),
                 ),
                 _ => {}
             },
-            (b">", b'n') => {
+            b'n' if interm == b'>' => {
                 if p.get(0, 0, 0) == Some(4) {
                     screen.mode &= !mode::KEXTENDED;
                 }
             }
-            (b" ", b'q') => {
+            b'q' if interm == b' ' => {
                 if let Some(n) = p.get(0, 0, 0) {
                     set_cursor_style(screen, n);
                 }
             }
-            (b">", b'q') => {
+            b'q' if interm == b'>' => {
                 if p.get(0, 0, 0) == Some(0) {
                     self.replies
                         .extend_from_slice(format!("\x1bP>|{XTVERSION}\x1b\\").as_bytes());
                 }
             }
-            (b"", b'r') => {
+            b'r' if plain => {
                 let top = p.get(0, 1, 1);
                 let bottom = p.get(1, 1, screen.sy());
                 if let (Some(t), Some(b)) = (top, bottom) {
                     screen.set_scroll_region(t - 1, b - 1);
                 }
             }
-            (b"", b's') => self.save_state(screen),
-            (b"", b'u') => self.restore_state(screen),
-            (b"", b't') => self.window_ops(screen, &p),
+            b's' if plain => self.save_state(screen),
+            b'u' if plain => self.restore_state(screen),
+            b't' if plain => self.window_ops(screen, &p),
             _ => return,
         }
         self.last = None;
