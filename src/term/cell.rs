@@ -182,21 +182,33 @@ const PALETTE_LINEAR_LIMIT: usize = 32;
 
 /// The per-screen table of distinct styles; cells hold 16-bit indices into it.
 ///
-/// When the table is full, the owner compacts it ([`Palette::retain`]) by renumbering the styles
-/// still in use, so a cell never shows a style that is not its own.
+/// The index for lookups is an open-addressed table of `u16` (2 bytes a slot, at most half
+/// full) rather than a map from style to index, which took four times the memory on the agent
+/// traces. When the table fills, or grows well past what the screen uses, the owner compacts it
+/// ([`Palette::retain`]) by renumbering the styles still in use, so a cell never shows a style
+/// that is not its own.
 #[derive(Clone, Debug)]
 pub struct Palette {
     styles: Vec<Style>,
-    index: Option<HashMap<Style, u16>>,
+    /// Open-addressed index: style indices (0 = empty slot), empty while the palette is small.
+    slots: Vec<u16>,
 }
 
 impl Default for Palette {
     fn default() -> Self {
         Palette {
             styles: vec![Style::DEFAULT],
-            index: None,
+            slots: Vec::new(),
         }
     }
+}
+
+fn style_hash(s: &Style) -> usize {
+    let mut h = (s.fg as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    h = (h ^ s.bg as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    h = (h ^ s.us as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    h = (h ^ s.attr as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (h >> 32) as usize
 }
 
 impl Palette {
@@ -219,38 +231,67 @@ impl Palette {
         self.styles.len() >= Self::CAPACITY
     }
 
+    /// The slot where `style` is, or the empty slot where it would go.
+    fn slot_of(&self, style: &Style) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut i = style_hash(style) & mask;
+        loop {
+            let at = self.slots[i];
+            if at == 0 || self.styles[at as usize] == *style {
+                return i;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn find(&self, style: &Style) -> Option<u16> {
+        if self.slots.is_empty() {
+            self.styles
+                .iter()
+                .position(|s| s == style)
+                .map(|i| i as u16)
+        } else {
+            match self.slots[self.slot_of(style)] {
+                0 => None,
+                i => Some(i),
+            }
+        }
+    }
+
+    fn rebuild_index(&mut self) {
+        self.slots = Vec::new();
+        if self.styles.len() <= PALETTE_LINEAR_LIMIT {
+            return;
+        }
+        let n = (self.styles.len() * 2)
+            .next_power_of_two()
+            .min(2 * Self::CAPACITY);
+        self.slots = vec![0; n];
+        for i in 1..self.styles.len() {
+            let slot = self.slot_of(&self.styles[i]);
+            self.slots[slot] = i as u16;
+        }
+    }
+
     /// The index of `style`, adding it if new. `None` when the palette is full and the style is
     /// not in it: the caller compacts and asks again.
     pub fn intern(&mut self, style: &Style) -> Option<u16> {
         if *style == Style::DEFAULT {
             return Some(0);
         }
-        if let Some(map) = &self.index {
-            if let Some(&i) = map.get(style) {
-                return Some(i);
-            }
-        } else if let Some(i) = self.styles.iter().position(|s| s == style) {
-            return Some(i as u16);
+        if let Some(i) = self.find(style) {
+            return Some(i);
         }
         if self.is_full() {
             return None;
         }
         let i = self.styles.len() as u16;
         self.styles.push(*style);
-        match &mut self.index {
-            Some(map) => {
-                map.insert(*style, i);
-            }
-            None if self.styles.len() > PALETTE_LINEAR_LIMIT => {
-                let map = self
-                    .styles
-                    .iter()
-                    .enumerate()
-                    .map(|(i, s)| (*s, i as u16))
-                    .collect();
-                self.index = Some(map);
-            }
-            None => {}
+        if self.slots.len() < 2 * self.styles.len() {
+            self.rebuild_index();
+        } else {
+            let slot = self.slot_of(style);
+            self.slots[slot] = i;
         }
         Some(i)
     }
@@ -267,26 +308,14 @@ impl Palette {
                 self.styles.push(style);
             }
         }
-        self.index = None;
-        if self.styles.len() > PALETTE_LINEAR_LIMIT {
-            self.index = Some(
-                self.styles
-                    .iter()
-                    .enumerate()
-                    .map(|(i, s)| (*s, i as u16))
-                    .collect(),
-            );
-        }
         self.styles.shrink_to_fit();
+        self.rebuild_index();
         remap
     }
 
     /// Heap bytes held, spare capacity included.
     pub fn heap_bytes(&self) -> usize {
-        self.styles.capacity() * std::mem::size_of::<Style>()
-            + self.index.as_ref().map_or(0, |m| {
-                m.capacity() * (std::mem::size_of::<(Style, u16)>() + 1)
-            })
+        self.styles.capacity() * std::mem::size_of::<Style>() + self.slots.capacity() * 2
     }
 }
 

@@ -497,9 +497,8 @@ impl Grid {
             }
         }
         self.unpacked_history = 0;
-        if self.scratch.capacity() > 4096 {
-            self.scratch = Vec::new();
-        }
+        // The working space is only needed while packing; quiet screens should not keep it.
+        self.scratch = Vec::new();
     }
 
     pub fn heap_bytes(&self) -> usize {

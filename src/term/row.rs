@@ -10,9 +10,11 @@
 //! stored once, anything else is stored as raw 6-byte cells. The screen packs every row a write
 //! touched when the write ends, except the row under the cursor.
 //!
-//! Packed form: a varint count of cells, then segments, each an op byte and a varint length:
-//! `ASCII n style text[n]`, `REPEAT n cell`, `RAW n cell[n]` (cells as 4-byte word + 2-byte
-//! style, little endian).
+//! Packed form: a varint count of cells, then segments. A segment starts with one byte holding
+//! its kind in the top two bits and its length below (63 means a varint with the rest of the
+//! length follows): `ASCII style text[n]`, `REPEAT word style`, `RAW cell[n]`, where style and
+//! word are varints and raw cells are 6 bytes (word and style, little endian). Most segments
+//! cost two bytes of framing; agent screens pack at about two bytes a used cell.
 //!
 //! A packed row being written is expanded beside its packed bytes, and a write that leaves a
 //! cell as it was changes nothing: rewriting a line with the same text (what agent TUIs do on
@@ -111,10 +113,8 @@ impl Row {
 
     fn expand(&mut self) -> &mut Expanded {
         let packed = &self.packed;
-        let size = self.size as usize;
         self.expanded.get_or_insert_with(|| {
-            // The row is about to be written: room for a full line avoids regrowing it.
-            let mut cells = Vec::with_capacity(packed_len(packed).max(size));
+            let mut cells = Vec::with_capacity(packed_len(packed));
             Segments::new(packed).for_each(|seg| seg.append_to(&mut cells));
             Box::new(Expanded {
                 cells,
@@ -311,6 +311,27 @@ fn get_cell(bytes: &[u8], at: usize) -> Cell {
     Cell::new(word, style)
 }
 
+fn put_header(out: &mut Vec<u8>, op: u8, len: usize) {
+    if len < 63 {
+        out.push(op << 6 | len as u8);
+    } else {
+        out.push(op << 6 | 63);
+        put_varint(out, len - 63);
+    }
+}
+
+fn get_header(bytes: &[u8], at: &mut usize) -> (u8, usize) {
+    let b = bytes[*at];
+    *at += 1;
+    let len = (b & 63) as usize;
+    let len = if len == 63 {
+        63 + get_varint(bytes, at)
+    } else {
+        len
+    };
+    (b >> 6, len)
+}
+
 fn run_length(cells: &[Cell]) -> usize {
     let first = cells[0];
     cells.iter().take_while(|c| **c == first).count()
@@ -324,9 +345,8 @@ fn encode(cells: &[Cell], out: &mut Vec<u8>) {
         if c.ascii().is_some() {
             let (end, repeat_from) = ascii_segment(&cells[i..]);
             if end > 0 {
-                out.push(OP_ASCII);
-                put_varint(out, end);
-                out.extend_from_slice(&c.style().to_le_bytes());
+                put_header(out, OP_ASCII, end);
+                put_varint(out, c.style() as usize);
                 out.extend(cells[i..i + end].iter().map(|c| c.word() as u8));
                 i += end;
             }
@@ -343,8 +363,7 @@ fn encode(cells: &[Cell], out: &mut Vec<u8>) {
         while j < cells.len() && cells[j].ascii().is_none() && cells.get(j + 1) != Some(&cells[j]) {
             j += 1;
         }
-        out.push(OP_RAW);
-        put_varint(out, j - i);
+        put_header(out, OP_RAW, j - i);
         for c in &cells[i..j] {
             put_cell(out, *c);
         }
@@ -376,9 +395,9 @@ fn ascii_segment(cells: &[Cell]) -> (usize, bool) {
 /// Writes the run of equal cells at the start of `cells`; returns its length.
 fn put_repeat(cells: &[Cell], out: &mut Vec<u8>) -> usize {
     let run = run_length(cells);
-    out.push(OP_REPEAT);
-    put_varint(out, run);
-    put_cell(out, cells[0]);
+    put_header(out, OP_REPEAT, run);
+    put_varint(out, cells[0].word() as usize);
+    put_varint(out, cells[0].style() as usize);
     run
 }
 
@@ -440,23 +459,24 @@ impl<'a> Iterator for Segments<'a> {
 
     fn next(&mut self) -> Option<Segment<'a>> {
         let b = self.bytes;
-        let op = *b.get(self.at)?;
-        self.at += 1;
-        let count = get_varint(b, &mut self.at);
-        let at = self.at;
+        if self.at >= b.len() {
+            return None;
+        }
+        let (op, count) = get_header(b, &mut self.at);
         Some(match op {
             OP_ASCII => {
-                self.at += 2 + count;
-                Segment::Ascii(
-                    u16::from_le_bytes([b[at], b[at + 1]]),
-                    &b[at + 2..at + 2 + count],
-                )
+                let style = get_varint(b, &mut self.at) as u16;
+                let at = self.at;
+                self.at += count;
+                Segment::Ascii(style, &b[at..at + count])
             }
             OP_REPEAT => {
-                self.at += 6;
-                Segment::Repeat(get_cell(b, at), count)
+                let word = get_varint(b, &mut self.at) as u32;
+                let style = get_varint(b, &mut self.at) as u16;
+                Segment::Repeat(Cell::new(word, style), count)
             }
             _ => {
+                let at = self.at;
                 self.at += 6 * count;
                 Segment::Raw(&b[at..at + 6 * count])
             }

@@ -47,7 +47,8 @@ pub struct Screen {
     pub rupper: u32,
     pub rlower: u32,
     pub mode: u32,
-    tabs: Vec<bool>,
+    /// Tab stops, one bit a column.
+    tabs: Vec<u64>,
     /// The primary screen's visible rows while the alternate screen is on.
     saved: Option<Grid>,
     saved_history: bool,
@@ -63,7 +64,12 @@ pub struct Screen {
     /// A zero width joiner was written: the next character joins the previous cell.
     zwj: bool,
     pen_cache: Option<(Style, u16)>,
+    /// The palette is compacted when a write leaves it this large.
+    compact_at: usize,
 }
+
+/// Below this many styles the palette is never compacted for size (only when full).
+const PALETTE_COMPACT_MIN: usize = 64;
 
 /// How many titles the title stack keeps (XTWINOPS 22/23); the oldest are dropped past this.
 const TITLE_STACK_LIMIT: usize = 32;
@@ -92,6 +98,7 @@ impl Screen {
             graphemes: Graphemes::default(),
             zwj: false,
             pen_cache: None,
+            compact_at: PALETTE_COMPACT_MIN,
         };
         s.reset_tabs();
         s
@@ -118,21 +125,35 @@ impl Screen {
 
     pub fn reset_tabs(&mut self) {
         let sx = self.sx() as usize;
-        self.tabs = (0..sx).map(|x| x != 0 && x % 8 == 0).collect();
+        // Every eighth column but the first: 0x0101...01 shifted past column 0.
+        let words = sx.div_ceil(64);
+        self.tabs = vec![0x0101_0101_0101_0101; words];
+        self.tabs[0] &= !1;
+        if sx % 64 != 0 {
+            self.tabs[words - 1] &= (1u64 << (sx % 64)) - 1;
+        }
     }
 
     pub fn set_tab(&mut self, on: bool) {
-        if let Some(t) = self.tabs.get_mut(self.cx as usize) {
-            *t = on;
+        let x = self.cx as usize;
+        if let Some(w) = self.tabs.get_mut(x / 64) {
+            if on {
+                *w |= 1 << (x % 64);
+            } else {
+                *w &= !(1 << (x % 64));
+            }
         }
     }
 
     pub fn clear_all_tabs(&mut self) {
-        self.tabs.iter_mut().for_each(|t| *t = false);
+        self.tabs.iter_mut().for_each(|w| *w = 0);
     }
 
     fn is_tab(&self, x: u32) -> bool {
-        self.tabs.get(x as usize).copied().unwrap_or(false)
+        let x = x as usize;
+        self.tabs
+            .get(x / 64)
+            .is_some_and(|w| w & (1 << (x % 64)) != 0)
     }
 
     /// Forgets the pending zero width joiner (each read from the program starts afresh).
@@ -144,6 +165,13 @@ impl Screen {
     pub fn end_write(&mut self) {
         let keep = self.grid.hsize + self.cy;
         self.grid.pack_rows(Some(keep));
+        // Programs that draw gradients or change colours all the time leave styles behind that
+        // no cell uses any more: renumber once the palette has doubled, which bounds it to twice
+        // the styles in use at a cost that is linear in the cells, amortised over the growth.
+        if self.palette.len() >= self.compact_at {
+            self.compact_tables();
+            self.compact_at = (2 * self.palette.len()).max(PALETTE_COMPACT_MIN);
+        }
     }
 
     // ---- styles ----
@@ -935,7 +963,7 @@ impl Screen {
             + self.saved.as_ref().map_or(0, Grid::heap_bytes)
             + self.palette.heap_bytes()
             + self.graphemes.heap_bytes()
-            + self.tabs.capacity()
+            + self.tabs.capacity() * 8
             + self.title.capacity()
             + self.titles.iter().map(|t| t.capacity()).sum::<usize>()
             + self.titles.capacity() * std::mem::size_of::<String>()
