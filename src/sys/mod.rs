@@ -2,4 +2,5 @@
 pub mod fd;
 pub mod poll;
 pub mod process;
+pub mod shim;
 pub mod socket;

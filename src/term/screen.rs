@@ -129,7 +129,7 @@ impl Screen {
         let words = sx.div_ceil(64);
         self.tabs = vec![0x0101_0101_0101_0101; words];
         self.tabs[0] &= !1;
-        if sx % 64 != 0 {
+        if !sx.is_multiple_of(64) {
             self.tabs[words - 1] &= (1u64 << (sx % 64)) - 1;
         }
     }
