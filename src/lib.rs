@@ -5,6 +5,9 @@
 #![forbid(unsafe_op_in_unsafe_fn)]
 
 pub mod cast;
+pub mod cli;
 pub mod engine;
+pub mod protocol;
+pub mod server;
 pub mod sys;
 pub mod term;

@@ -331,15 +331,7 @@ struct Exp<'a> {
 
 impl<'a> Exp<'a> {
     fn charge(&self, units: usize) -> bool {
-        let left = self.budget.get();
-        let units = units as u64;
-        if units > left {
-            self.budget.set(0);
-            false
-        } else {
-            self.budget.set(left - units);
-            true
-        }
+        charge(self.budget, units)
     }
 
     fn child<'b>(&'b self, values: &'b dyn Values) -> Exp<'b> {
@@ -369,6 +361,9 @@ impl<'a> Exp<'a> {
                 None => return Vec::new(),
                 Some(s) if s.is_empty() => return Vec::new(),
                 Some(s) => timed = s,
+            }
+            if !self.charge(timed.len()) {
+                return Vec::new();
             }
             fmt = &timed;
         }
@@ -582,7 +577,8 @@ impl<'a> Exp<'a> {
                 return Some(pretty_time(&tm, &now, self.now.max(t) - t));
             }
             if let Some(tf) = time_format {
-                return Some(strftime(tf, &tm, TIME_FORMAT_MAX).unwrap_or_default());
+                let s = strftime(tf, &tm, TIME_FORMAT_MAX).unwrap_or_default();
+                return self.charge(tf.len() + s.len()).then_some(s);
             }
             return Some(tm.ctime());
         }
@@ -976,6 +972,19 @@ impl<'a> Exp<'a> {
             return None;
         }
         Some(printf_f(result, prec).into_bytes())
+    }
+}
+
+/// Takes `units` from the budget; false (and the budget emptied) if there are not that many.
+fn charge(budget: &Cell<u64>, units: usize) -> bool {
+    let left = budget.get();
+    let units = units as u64;
+    if units > left {
+        budget.set(0);
+        false
+    } else {
+        budget.set(left - units);
+        true
     }
 }
 
@@ -1657,7 +1666,8 @@ fn conversion(fmt: &[u8], start: usize, tm: &Tm, out: &mut Vec<u8>) -> usize {
     if at(fmt, i).is_ascii_digit() {
         width = 0;
         while at(fmt, i).is_ascii_digit() {
-            width = (width * 10 + (fmt[i] - b'0') as i64).min(1 << 20);
+            // Wider results never fit the callers' buffers; clamping keeps the work bounded.
+            width = (width * 10 + (fmt[i] - b'0') as i64).min(TIME_TEMPLATE_MAX as i64 + 1);
             i += 1;
         }
     }
@@ -1675,8 +1685,14 @@ fn conversion(fmt: &[u8], start: usize, tm: &Tm, out: &mut Vec<u8>) -> usize {
         Sub(&'static [u8]),
     }
     let mut lowcase = false;
+    // An unknown conversion is copied as it stands (upper-cased under '^').
+    let literal_upcase = upcase;
     let bad = |out: &mut Vec<u8>| {
-        emit(out, &fmt[start..next], width, pad);
+        let mut text = fmt[start..next].to_vec();
+        if literal_upcase {
+            text.make_ascii_uppercase();
+        }
+        emit(out, &text, width, pad);
         next
     };
     let kind = match c {
@@ -1927,16 +1943,18 @@ fn fn_bracket(p: &[char], start: usize, c: char, icase: bool) -> Bracket {
         first = false;
         let lo;
         if ch == '[' && p.get(i + 1) == Some(&':') {
-            let rest: String = p[i + 2..].iter().collect();
-            let Some(end) = rest.find(":]") else {
+            // Class names are short: look for the closing ":]" in a bounded window.
+            let body = i + 2;
+            let window = &p[body..p.len().min(body + 64)];
+            let Some(len) = window.windows(2).position(|w| w == [':', ']']) else {
                 return Bracket::Literal;
             };
-            let name = &rest[..end];
-            match class_matches(name, c) {
+            let name: String = p[body..body + len].iter().collect();
+            match class_matches(&name, c) {
                 Some(m) => matched |= m,
                 None => return Bracket::Invalid,
             }
-            i += 2 + name.chars().count() + 2;
+            i = body + len + 2;
             continue;
         } else if ch == '[' && matches!(p.get(i + 1), Some('=') | Some('.')) {
             let kind = p[i + 1];
@@ -2087,6 +2105,9 @@ fn regsub(
             buf.extend_from_slice(&chars[last..start + so]);
         }
         if empty || start + so != last || so != eo {
+            if !charge(budget, with.len() + 1) {
+                return Some(String::new());
+            }
             let sub = &chars[start..];
             let mut k = 0;
             while k < with.len() {
@@ -2257,6 +2278,7 @@ mod regex {
         }
 
         fn quantifiers(&mut self, mut atom: Node) -> Result<Node, ()> {
+            let mut stacked = 0;
             while let Some(c) = self.peek() {
                 let (lo, hi) = match c {
                     '*' => (0, None),
@@ -2283,7 +2305,8 @@ mod regex {
                     _ => break,
                 };
                 self.i += 1;
-                if matches!(atom, Node::Assert(_)) {
+                stacked += 1;
+                if matches!(atom, Node::Assert(_)) || stacked > MAX_NESTING {
                     return Err(());
                 }
                 atom = Node::Repeat(Box::new(atom), lo, hi);

@@ -1,6 +1,415 @@
 //! The engine: sessions, the command table, targets, key names, line discipline and formats.
-//! It touches the OS only through traits, so it is unit-tested with fakes.
+//! It touches the OS only through traits ([`os::Programs`], [`os::Clock`]), so it is
+//! unit-tested with fakes, and it owns no thread: a host (the server's loop, or a program that
+//! embeds zeropty) calls [`Engine::run`] for commands, [`Engine::io_event`] for readiness and
+//! [`Engine::tick`] when [`Engine::next_deadline`] passes.
+//!
+//! Every interface reaches the engine the same way: an argument vector in, a [`Reply`] with an
+//! exit code, standard output and standard error out.
+//!
+//! Invariants: every live pane's terminal is watched for output; a pane whose program ended is
+//! removed (or kept dead with remain-on-exit) before the next command sees it; the engine asks
+//! to stop ([`Engine::wants_exit`]) only when it has no sessions and exit-empty is on.
 
+pub mod cmdline;
+pub mod commands;
 pub mod format;
 pub mod keys;
+pub mod ldisc;
+pub mod options;
+pub mod os;
+pub mod pane;
+pub mod session;
+pub mod target;
 pub mod tty;
+
+use os::{Clock, IoEvent, IoId, Programs};
+use pane::Pane;
+use session::Session;
+use std::collections::{BTreeMap, HashMap};
+
+/// What the host gives the engine: programs and a clock.
+pub trait Host: Programs + Clock {}
+
+impl<T: Programs + Clock> Host for T {}
+
+/// A command request: the arguments and the client's context.
+#[derive(Clone, Debug, Default)]
+pub struct Request {
+    pub argv: Vec<String>,
+    /// The client's working directory (new sessions start there; relative paths resolve there).
+    pub cwd: String,
+    /// The client's environment (new sessions take PATH from it, as tmux does).
+    pub env: BTreeMap<String, String>,
+}
+
+/// A command's result: exit code, standard output, standard error.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reply {
+    pub code: i32,
+    pub out: Vec<u8>,
+    pub err: Vec<u8>,
+}
+
+/// What one command run is writing, and whom it runs for.
+pub struct Ctx<'a> {
+    pub req: &'a Request,
+    pub out: Vec<u8>,
+    pub err: Vec<u8>,
+    /// The pane the client runs in (`ZEROPTY_PANE`), which is the default target.
+    pub calling_pane: Option<u32>,
+    /// Nesting depth of `source-file`.
+    pub depth: u32,
+    /// Running a configuration file at server start: there is no client, so new sessions are
+    /// created detached.
+    pub config: bool,
+}
+
+impl Ctx<'_> {
+    pub fn print(&mut self, line: &str) {
+        self.out.extend_from_slice(line.as_bytes());
+        self.out.push(b'\n');
+    }
+
+    pub fn error(&mut self, line: &str) {
+        self.err.extend_from_slice(line.as_bytes());
+        self.err.push(b'\n');
+    }
+}
+
+pub struct Engine {
+    pub host: Box<dyn Host>,
+    pub sessions: Vec<Session>,
+    next_session: u32,
+    next_window: u32,
+    next_pane: u32,
+    pub options: options::Options,
+    /// The global environment: the server's environment when it started, plus set-environment.
+    pub environ: BTreeMap<String, String>,
+    /// What the server tells programs in `ZEROPTY` (its socket path).
+    pub socket_path: String,
+    pub host_name: String,
+    pub server_pid: u32,
+    pub started: i64,
+    /// Which pane each terminal belongs to.
+    panes_by_io: HashMap<IoId, u32>,
+    kill_requested: bool,
+    /// Errors from the configuration file, shown to the first client (as tmux shows them).
+    pub config_errors: Vec<u8>,
+}
+
+impl Engine {
+    pub fn new(
+        host: Box<dyn Host>,
+        environ: BTreeMap<String, String>,
+        socket_path: &str,
+        server_pid: u32,
+    ) -> Engine {
+        let host_name = host.host_name();
+        let started = host.wall_time();
+        let shell = environ.get("SHELL").filter(|s| s.starts_with('/')).cloned();
+        Engine {
+            host,
+            sessions: Vec::new(),
+            next_session: 0,
+            next_window: 0,
+            next_pane: 0,
+            options: options::Options::new(shell),
+            environ,
+            socket_path: socket_path.to_string(),
+            host_name,
+            server_pid,
+            started,
+            panes_by_io: HashMap::new(),
+            kill_requested: false,
+            config_errors: Vec::new(),
+        }
+    }
+
+    /// Runs one client request (possibly several commands joined by `;`).
+    pub fn run(&mut self, req: &Request) -> Reply {
+        let mut reply = self.run_as(req, false);
+        if !self.config_errors.is_empty() {
+            let mut err = std::mem::take(&mut self.config_errors);
+            err.extend_from_slice(&reply.err);
+            reply.err = err;
+        }
+        reply
+    }
+
+    /// Runs commands from a configuration file loaded at server start.
+    pub fn run_config(&mut self, req: &Request) -> Reply {
+        self.run_as(req, true)
+    }
+
+    pub fn kill_requested(&self) -> bool {
+        self.kill_requested
+    }
+
+    fn run_as(&mut self, req: &Request, config: bool) -> Reply {
+        let calling_pane = req
+            .env
+            .get("ZEROPTY_PANE")
+            .and_then(|p| p.strip_prefix('%'))
+            .and_then(|p| p.parse().ok());
+        let mut ctx = Ctx {
+            req,
+            out: Vec::new(),
+            err: Vec::new(),
+            calling_pane,
+            depth: 0,
+            config,
+        };
+        let mut code = 0;
+        for argv in cmdline::split_argv(&req.argv) {
+            if argv.is_empty() {
+                continue;
+            }
+            if let Err(e) = commands::run(self, &mut ctx, &argv) {
+                if !e.is_empty() {
+                    ctx.error(&e);
+                }
+                code = 1;
+                break;
+            }
+        }
+        self.reap_dead();
+        Reply {
+            code,
+            out: ctx.out,
+            err: ctx.err,
+        }
+    }
+
+    /// The host reports readiness on a program's terminal.
+    pub fn io_event(&mut self, io: IoId, event: IoEvent) {
+        let Some(&pane_id) = self.panes_by_io.get(&io) else {
+            return;
+        };
+        self.with_pane(pane_id, |pane, os, now| match event {
+            IoEvent::Readable => {
+                pane.drain_output(os, now);
+                if pane.eof {
+                    pane.update_watch(os);
+                }
+            }
+            IoEvent::Writable => pane.flush_input(os),
+            IoEvent::Exited => {
+                if let Some(status) = os.reap(pane.pid) {
+                    pane.dead_status = Some(status);
+                }
+                pane.drain_output(os, now);
+                pane.dead = true;
+            }
+        });
+        self.reap_dead();
+    }
+
+    /// When the engine next needs [`Engine::tick`] (monotonic ms), if ever.
+    pub fn next_deadline(&self) -> Option<u64> {
+        self.panes()
+            .filter_map(|p| p.string_since)
+            .map(|t| t + crate::term::STRING_TIMEOUT_MS)
+            .min()
+    }
+
+    /// Timers: unterminated string sequences time out as in tmux.
+    pub fn tick(&mut self) {
+        let now = self.host.now_ms();
+        for s in &mut self.sessions {
+            for w in &mut s.windows {
+                let p = &mut w.pane;
+                if p.string_since
+                    .is_some_and(|t| now >= t + crate::term::STRING_TIMEOUT_MS)
+                {
+                    p.term.abandon_string();
+                    p.string_since = None;
+                }
+            }
+        }
+    }
+
+    /// The engine has nothing left to serve (no sessions, exit-empty on) or was told to stop.
+    pub fn wants_exit(&self) -> bool {
+        self.kill_requested || (self.sessions.is_empty() && self.options.flag("exit-empty"))
+    }
+
+    /// `kill-server`: end every session and stop.
+    pub fn kill_all(&mut self) {
+        let ids: Vec<u32> = self.sessions.iter().map(|s| s.id).collect();
+        for id in ids {
+            self.kill_session(id);
+        }
+        self.kill_requested = true;
+    }
+
+    pub fn panes(&self) -> impl Iterator<Item = &Pane> {
+        self.sessions
+            .iter()
+            .flat_map(|s| s.windows.iter().map(|w| &w.pane))
+    }
+
+    fn locate_pane(&self, pane_id: u32) -> Option<(usize, usize)> {
+        self.sessions.iter().enumerate().find_map(|(si, s)| {
+            s.windows
+                .iter()
+                .position(|w| w.pane.id == pane_id)
+                .map(|wi| (si, wi))
+        })
+    }
+
+    pub fn pane_mut(&mut self, pane_id: u32) -> Option<&mut Pane> {
+        let (si, wi) = self.locate_pane(pane_id)?;
+        Some(&mut self.sessions[si].windows[wi].pane)
+    }
+
+    /// Runs `f` with a pane and the host's program interface.
+    pub fn with_pane<R>(
+        &mut self,
+        pane_id: u32,
+        f: impl FnOnce(&mut Pane, &mut dyn Programs, u64) -> R,
+    ) -> Option<R> {
+        let (si, wi) = self.locate_pane(pane_id)?;
+        let now = self.host.now_ms();
+        let os: &mut dyn Programs = &mut *self.host;
+        Some(f(&mut self.sessions[si].windows[wi].pane, os, now))
+    }
+
+    /// Reads everything a pane's program has written, so a reader never sees a stale screen.
+    pub fn drain(&mut self, pane_id: u32) {
+        self.with_pane(pane_id, |pane, os, now| while pane.drain_output(os, now) {});
+    }
+
+    /// Removes panes whose programs have ended (unless remain-on-exit keeps them), then
+    /// windows without panes and sessions without windows.
+    fn reap_dead(&mut self) {
+        let remain = self.options.flag("remain-on-exit");
+        let mut i = 0;
+        while i < self.sessions.len() {
+            let mut wi = 0;
+            while wi < self.sessions[i].windows.len() {
+                let pane = &mut self.sessions[i].windows[wi].pane;
+                let gone = pane.dead || (pane.eof && pane.io.is_some());
+                if gone && pane.io.is_some() {
+                    let os: &mut dyn Programs = &mut *self.host;
+                    if pane.dead_status.is_none() {
+                        pane.dead_status = os.reap(pane.pid);
+                    }
+                    if let Some(io) = pane.io {
+                        self.panes_by_io.remove(&io);
+                    }
+                    pane.close(os);
+                    pane.dead = true;
+                }
+                if self.sessions[i].windows[wi].pane.dead && !remain {
+                    self.sessions[i].remove_window(wi);
+                } else {
+                    wi += 1;
+                }
+            }
+            if self.sessions[i].windows.is_empty() {
+                self.sessions.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    /// Ends a session: hangs up its programs as a closing PTY would, and forgets it.
+    pub fn kill_session(&mut self, session_id: u32) {
+        let Some(si) = self.sessions.iter().position(|s| s.id == session_id) else {
+            return;
+        };
+        let s = self.sessions.remove(si);
+        for mut w in s.windows {
+            self.hang_up(&mut w.pane);
+        }
+    }
+
+    /// SIGHUP (and SIGCONT, so stopped jobs see it) to the pane's process group and its
+    /// foreground group, then close the terminal.
+    pub fn hang_up(&mut self, pane: &mut Pane) {
+        let os: &mut dyn Programs = &mut *self.host;
+        if pane.io.is_some() {
+            let fg = os.foreground_group(pane.slot).unwrap_or(pane.foreground);
+            for group in [pane.pid, fg] {
+                os.signal_group(group, libc_sig::SIGHUP);
+                os.signal_group(group, libc_sig::SIGCONT);
+            }
+        }
+        if let Some(io) = pane.io {
+            self.panes_by_io.remove(&io);
+        }
+        pane.close(os);
+    }
+
+    pub fn alloc_session_id(&mut self) -> u32 {
+        self.next_session += 1;
+        self.next_session - 1
+    }
+
+    pub fn alloc_window_id(&mut self) -> u32 {
+        self.next_window += 1;
+        self.next_window - 1
+    }
+
+    pub fn alloc_pane_id(&mut self) -> u32 {
+        self.next_pane += 1;
+        self.next_pane - 1
+    }
+
+    /// Registers a new pane's terminal so its events reach it.
+    pub fn track(&mut self, io: IoId, pane_id: u32) {
+        self.panes_by_io.insert(io, pane_id);
+    }
+
+    /// The environment a new pane's program gets: the global environment, the session's
+    /// changes, `-e` values, PATH from the client, and zeropty's own variables.
+    pub fn pane_environment(
+        &self,
+        session: &Session,
+        extra: &[(String, String)],
+        client_path: Option<&str>,
+        pane_id: u32,
+    ) -> Vec<(String, String)> {
+        let mut env = self.environ.clone();
+        for (k, v) in &session.environ {
+            match v {
+                Some(v) => env.insert(k.clone(), v.clone()),
+                None => env.remove(k),
+            };
+        }
+        for (k, v) in extra {
+            env.insert(k.clone(), v.clone());
+        }
+        if let Some(path) = client_path {
+            env.insert("PATH".into(), path.into());
+        }
+        env.entry("PATH".into())
+            .or_insert_with(|| "/usr/bin:/bin".into());
+        env.insert("TERM".into(), self.options.string("default-terminal"));
+        env.insert("SHELL".into(), self.options.string("default-shell"));
+        // zeropty's sessions are not tmux's: programs see ZEROPTY, and TMUX is not passed on
+        // from the environment the server started in.
+        env.remove("TMUX");
+        env.remove("TMUX_PANE");
+        env.insert(
+            "ZEROPTY".into(),
+            format!("{},{},{}", self.socket_path, self.server_pid, session.id),
+        );
+        env.insert("ZEROPTY_PANE".into(), format!("%{pane_id}"));
+        env.into_iter().collect()
+    }
+}
+
+/// Signal numbers (Linux), kept here so the engine needs no libc.
+pub mod libc_sig {
+    pub const SIGHUP: i32 = 1;
+    pub const SIGINT: i32 = 2;
+    pub const SIGQUIT: i32 = 3;
+    pub const SIGKILL: i32 = 9;
+    pub const SIGTERM: i32 = 15;
+    pub const SIGCONT: i32 = 18;
+    pub const SIGTSTP: i32 = 20;
+    pub const SIGWINCH: i32 = 28;
+}

@@ -1,5 +1,7 @@
 //! The OS boundary: the only place that calls libc I/O.
+
 pub mod fd;
+pub mod host_os;
 pub mod poll;
 pub mod process;
 pub mod shim;

@@ -20,8 +20,10 @@ pub struct Event {
 
 pub struct Epoll {
     fd: OwnedFd,
-    events: Vec<libc::epoll_event>,
 }
+
+/// Most events taken from the kernel in one wait; more stay queued for the next.
+const MAX_EVENTS: usize = 256;
 
 impl Epoll {
     pub fn new() -> io::Result<Epoll> {
@@ -30,7 +32,6 @@ impl Epoll {
         Ok(Epoll {
             // SAFETY: fd was just created and is owned here.
             fd: unsafe { super::fd::owned(fd) },
-            events: vec![libc::epoll_event { events: 0, u64: 0 }; 256],
         })
     }
 
@@ -57,14 +58,15 @@ impl Epoll {
     }
 
     /// Waits up to `timeout_ms` (`None`: forever) and returns the ready descriptors.
-    pub fn wait(&mut self, timeout_ms: Option<u64>) -> io::Result<Vec<Event>> {
+    pub fn wait(&self, timeout_ms: Option<u64>) -> io::Result<Vec<Event>> {
         let timeout = timeout_ms.map_or(-1, |t| t.min(i32::MAX as u64) as libc::c_int);
-        // SAFETY: the buffer holds events.len() entries.
+        let mut events = [libc::epoll_event { events: 0, u64: 0 }; MAX_EVENTS];
+        // SAFETY: the buffer holds MAX_EVENTS entries.
         let n = unsafe {
             libc::epoll_wait(
                 self.fd.as_raw_fd(),
-                self.events.as_mut_ptr(),
-                self.events.len() as libc::c_int,
+                events.as_mut_ptr(),
+                MAX_EVENTS as libc::c_int,
                 timeout,
             )
         };
@@ -76,7 +78,7 @@ impl Epoll {
             return Err(e);
         }
         let hup = (libc::EPOLLHUP | libc::EPOLLERR | libc::EPOLLRDHUP) as u32;
-        Ok(self.events[..n as usize]
+        Ok(events[..n as usize]
             .iter()
             .map(|e| {
                 let bits = e.events;

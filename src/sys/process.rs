@@ -21,6 +21,14 @@ pub struct Launch<'a> {
     pub env: &'a [(String, String)],
 }
 
+/// A terminal state slot the child writes, with its own pid as session and foreground group,
+/// before it execs: the shim reads the slot as the program starts.
+pub struct SlotInit {
+    pub fd: RawFd,
+    pub offset: u64,
+    pub bytes: [u8; crate::engine::tty::SLOT_SIZE],
+}
+
 /// A started program: its pid and a pidfd that becomes readable when it exits.
 pub struct Started {
     pub pid: i32,
@@ -39,7 +47,7 @@ fn basename(shell: &str) -> &str {
 }
 
 /// Starts a program with `terminal` as its fds 0, 1 and 2.
-pub fn launch(spec: &Launch<'_>, terminal: RawFd) -> io::Result<Started> {
+pub fn launch(spec: &Launch<'_>, terminal: RawFd, slot: Option<&SlotInit>) -> io::Result<Started> {
     let (program, args): (CString, Vec<CString>) = match spec.argv {
         [] => {
             let argv0 = format!("-{}", basename(spec.shell));
@@ -96,7 +104,7 @@ pub fn launch(spec: &Launch<'_>, terminal: RawFd) -> io::Result<Started> {
     let pid = cvt(unsafe { libc::fork() })?;
     if pid == 0 {
         // SAFETY: async-signal-safe calls only; every pointer was prepared before fork.
-        unsafe { child(terminal, &cwd, &candidates, &argv, &envp) }
+        unsafe { child(terminal, slot, &cwd, &candidates, &argv, &envp) }
     }
     // SAFETY: pidfd_open takes a pid and flags.
     let pidfd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) } as libc::c_int;
@@ -118,6 +126,7 @@ fn many_has_slash(argv: &[String]) -> bool {
 /// Must only be called in a freshly forked child.
 unsafe fn child(
     terminal: RawFd,
+    slot: Option<&SlotInit>,
     cwd: &CString,
     programs: &[CString],
     argv: &[*const libc::c_char],
@@ -125,7 +134,19 @@ unsafe fn child(
 ) -> ! {
     // SAFETY: all calls are async-signal-safe and use memory prepared before fork.
     unsafe {
-        libc::setsid();
+        let pid = libc::setsid();
+        if let Some(s) = slot {
+            use crate::engine::tty::{SLOT_PGRP, SLOT_SID};
+            let mut bytes = s.bytes;
+            bytes[SLOT_PGRP..SLOT_PGRP + 4].copy_from_slice(&pid.to_ne_bytes());
+            bytes[SLOT_SID..SLOT_SID + 4].copy_from_slice(&pid.to_ne_bytes());
+            libc::pwrite(
+                s.fd,
+                bytes.as_ptr().cast(),
+                bytes.len(),
+                s.offset as libc::off_t,
+            );
+        }
         for fd in 0..3 {
             libc::dup2(terminal, fd);
         }
@@ -207,4 +228,26 @@ pub fn host_name() -> String {
 pub fn ignore_sigpipe() {
     // SAFETY: setting a signal disposition.
     unsafe { libc::signal(libc::SIGPIPE, libc::SIG_IGN) };
+}
+
+/// A pipe (read end, write end), both close-on-exec.
+pub fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0 as RawFd; 2];
+    // SAFETY: fds has room for two descriptors.
+    cvt(unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) })?;
+    // SAFETY: both are new and ours.
+    Ok(unsafe { (owned(fds[0]), owned(fds[1])) })
+}
+
+/// Lets `fd` survive into the program `cmd` runs (clears close-on-exec in the child only).
+pub fn keep_across_exec(cmd: &mut std::process::Command, fd: RawFd) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: fcntl is async-signal-safe.
+    unsafe {
+        cmd.pre_exec(move || {
+            let flags = libc::fcntl(fd, libc::F_GETFD);
+            libc::fcntl(fd, libc::F_SETFD, flags & !libc::FD_CLOEXEC);
+            Ok(())
+        });
+    }
 }

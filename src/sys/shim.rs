@@ -146,6 +146,23 @@ impl StateFile {
         self.file.write_all_at(&b, offset)
     }
 
+    /// The bytes of a fresh slot (as [`StateFile::init_slot`] writes them) with a window size,
+    /// for a child to complete with its pid and write before it execs.
+    pub fn slot_bytes(termios: &Termios, rows: u16, cols: u16) -> [u8; SLOT_SIZE] {
+        let mut b = [0u8; SLOT_SIZE];
+        b[0..4].copy_from_slice(&SLOT_MAGIC.to_ne_bytes());
+        b[SLOT_WINSIZE..SLOT_WINSIZE + 2].copy_from_slice(&rows.to_ne_bytes());
+        b[SLOT_WINSIZE + 2..SLOT_WINSIZE + 4].copy_from_slice(&cols.to_ne_bytes());
+        b[SLOT_TERMIOS..SLOT_TERMIOS + TERMIOS_SIZE].copy_from_slice(&termios.to_bytes());
+        b
+    }
+
+    /// The descriptor of the state file (for a child to write its slot).
+    pub fn raw_fd(&self) -> std::os::fd::RawFd {
+        use std::os::fd::AsRawFd;
+        self.file.as_raw_fd()
+    }
+
     /// Sets the window size the shim reports for `TIOCGWINSZ` (pixel sizes 0). The caller
     /// then sends SIGWINCH to the foreground group.
     pub fn write_winsize(&self, offset: u64, rows: u16, cols: u16) -> io::Result<()> {

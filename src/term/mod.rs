@@ -147,6 +147,11 @@ impl Terminal {
         &self.screen.title
     }
 
+    /// `clear-history`: forgets the lines scrolled off the top.
+    pub fn clear_history(&mut self) {
+        self.screen.clear_history();
+    }
+
     pub fn history_size(&self) -> u32 {
         self.screen.grid.hsize
     }

@@ -1,0 +1,287 @@
+//! A pane: one program, its terminal and its screen.
+//!
+//! Output from the program passes the shim-marker scanner (mode changes arrive in band, in
+//! order with the output), then output processing as the program's termios asks (ONLCR), then
+//! the screen. Keys for the program pass the line discipline, which may echo to the screen,
+//! signal the foreground group or hold a line until it is complete; what it releases waits in
+//! the pane's input queue until the terminal accepts it, so a program that never reads cannot
+//! block the engine.
+//!
+//! Invariants: `input[input_sent..]` is exactly what the program has not been given yet; the
+//! screen has seen every output byte read from the program (nothing is parsed twice or
+//! dropped); `bytes_read` counts them.
+
+use super::ldisc::{LdAction, LineDiscipline};
+use super::os::{IoId, Programs};
+use super::tty::{eof_marker, MarkerScanner, Piece, ShimEvent, Termios};
+use crate::term::Terminal;
+
+/// Most output read from one pane in one turn before others get theirs; the rest stays queued
+/// in the socket (the program waits, nothing is lost).
+pub const READ_LIMIT_PER_TURN: usize = 4 << 20;
+
+pub struct Pane {
+    pub id: u32,
+    pub term: Terminal,
+    /// The program's terminal, until it is closed.
+    pub io: Option<IoId>,
+    pub pid: i32,
+    pub token: String,
+    pub slot: u64,
+    pub tty: String,
+    scanner: MarkerScanner,
+    /// The program's terminal settings as of the last output byte read.
+    pub termios: Termios,
+    ldisc: LineDiscipline,
+    /// The foreground process group (signals from C-c etc. go there).
+    pub foreground: i32,
+    input: Vec<u8>,
+    input_sent: usize,
+    pub start_command: String,
+    pub start_cwd: String,
+    /// The program exited (or its terminal closed) and the pane shows what it left.
+    pub dead: bool,
+    pub dead_status: Option<i32>,
+    /// End of file was read from the terminal: no more output will come.
+    pub eof: bool,
+    pub bytes_read: u64,
+    /// When an unterminated string sequence started (monotonic ms), for tmux's timeout.
+    pub string_since: Option<u64>,
+    /// Output stopped by the program's IXON (C-s): not read until C-q.
+    output_stopped: bool,
+    pending_signals: Vec<i32>,
+    /// The terminal has input waiting for the program to accept it.
+    waiting_writable: bool,
+}
+
+pub struct NewPane {
+    pub id: u32,
+    pub cols: u32,
+    pub rows: u32,
+    pub history_limit: u32,
+    pub spawned: super::os::Spawned,
+    pub termios: Termios,
+    pub start_command: String,
+    pub start_cwd: String,
+    pub title: String,
+}
+
+impl Pane {
+    pub fn new(p: NewPane) -> Pane {
+        let mut term = Terminal::new(p.cols, p.rows, p.history_limit);
+        term.set_title(&p.title);
+        Pane {
+            id: p.id,
+            term,
+            io: Some(p.spawned.io),
+            pid: p.spawned.pid,
+            scanner: MarkerScanner::new(&p.spawned.token),
+            token: p.spawned.token,
+            slot: p.spawned.slot,
+            tty: p.spawned.tty,
+            termios: p.termios,
+            ldisc: LineDiscipline::new(),
+            foreground: p.spawned.pid,
+            input: Vec::new(),
+            input_sent: 0,
+            start_command: p.start_command,
+            start_cwd: p.start_cwd,
+            dead: false,
+            dead_status: None,
+            eof: false,
+            bytes_read: 0,
+            string_since: None,
+            output_stopped: false,
+            pending_signals: Vec::new(),
+            waiting_writable: false,
+        }
+    }
+
+    /// Reads and parses what the program has written (up to [`READ_LIMIT_PER_TURN`]).
+    /// Returns whether anything was read.
+    pub fn drain_output(&mut self, os: &mut dyn Programs, now_ms: u64) -> bool {
+        let Some(io) = self.io else { return false };
+        if self.output_stopped {
+            return false;
+        }
+        let mut buf = [0u8; 65536];
+        let mut total = 0;
+        while total < READ_LIMIT_PER_TURN {
+            match os.read(io, &mut buf) {
+                Ok(0) => {
+                    self.eof = true;
+                    self.flush_held();
+                    break;
+                }
+                Ok(n) => {
+                    total += n;
+                    self.bytes_read += n as u64;
+                    self.take_output(&buf[..n]);
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => break,
+                Err(_) => {
+                    self.eof = true;
+                    break;
+                }
+            }
+        }
+        if total > 0 {
+            self.after_output(os, now_ms);
+        }
+        total > 0
+    }
+
+    fn take_output(&mut self, data: &[u8]) {
+        let term = &mut self.term;
+        let termios = &mut self.termios;
+        let foreground = &mut self.foreground;
+        let ldisc = &mut self.ldisc;
+        let mut scratch = Vec::new();
+        let mut actions = Vec::new();
+        self.scanner.scan(data, |piece| match piece {
+            Piece::Output(bytes) => feed_processed(term, termios, bytes, &mut scratch),
+            Piece::Event(ShimEvent::Termios(t)) => {
+                ldisc.set_termios(termios, &t, &mut actions);
+                *termios = t;
+            }
+            Piece::Event(ShimEvent::ForegroundGroup(p)) => *foreground = p,
+        });
+        // A switch out of canonical mode may hand a pending line to the program.
+        self.apply(actions);
+    }
+
+    fn flush_held(&mut self) {
+        let term = &mut self.term;
+        let termios = self.termios;
+        let mut scratch = Vec::new();
+        self.scanner
+            .flush(|b| feed_processed(term, &termios, b, &mut scratch));
+    }
+
+    fn after_output(&mut self, os: &mut dyn Programs, now_ms: u64) {
+        let replies = self.term.take_replies();
+        if !replies.is_empty() {
+            self.keys(os, &replies);
+        }
+        if self.term.in_string() {
+            self.string_since.get_or_insert(now_ms);
+        } else {
+            self.string_since = None;
+        }
+    }
+
+    /// Sends keys to the program through the line discipline.
+    pub fn keys(&mut self, os: &mut dyn Programs, keys: &[u8]) {
+        let mut actions = Vec::new();
+        self.ldisc.input(&self.termios, keys, &mut actions);
+        self.apply(actions);
+        self.signal_pending(os);
+        self.flush_input(os);
+    }
+
+    /// Bytes for the program exactly as given, bypassing the line discipline (`send-keys` to a
+    /// program in raw mode gets the same; this is for pasting and replies).
+    pub fn write_raw(&mut self, os: &mut dyn Programs, bytes: &[u8]) {
+        self.input.extend_from_slice(bytes);
+        self.flush_input(os);
+    }
+
+    /// Whether output is stopped (C-s under IXON): the engine then leaves it unread.
+    pub fn output_stopped(&self) -> bool {
+        self.output_stopped
+    }
+
+    /// Bytes queued for the program that it has not accepted yet.
+    pub fn input_pending(&self) -> usize {
+        self.input.len() - self.input_sent
+    }
+
+    /// Gives the program as much queued input as its terminal accepts.
+    pub fn flush_input(&mut self, os: &mut dyn Programs) {
+        let Some(io) = self.io else {
+            self.input.clear();
+            self.input_sent = 0;
+            return;
+        };
+        while self.input_sent < self.input.len() {
+            match os.write(io, &self.input[self.input_sent..]) {
+                Ok(0) => break,
+                Ok(n) => self.input_sent += n,
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => break,
+                Err(_) => {
+                    // The program is gone; what it did not take is dropped, as a PTY drops it.
+                    self.input_sent = self.input.len();
+                }
+            }
+        }
+        if self.input_sent == self.input.len() {
+            self.input.clear();
+            self.input_sent = 0;
+        }
+        self.update_watch(os);
+    }
+
+    /// Asks the host for the events this pane needs now.
+    pub fn update_watch(&mut self, os: &mut dyn Programs) {
+        let Some(io) = self.io else { return };
+        let want_write = self.input_pending() > 0;
+        os.watch(io, !self.output_stopped && !self.eof, want_write);
+        self.waiting_writable = want_write;
+    }
+
+    fn signal_pending(&mut self, os: &mut dyn Programs) {
+        if self.pending_signals.is_empty() {
+            return;
+        }
+        let group = os.foreground_group(self.slot).unwrap_or(self.foreground);
+        for sig in std::mem::take(&mut self.pending_signals) {
+            os.signal_group(group, sig);
+        }
+    }
+
+    /// Closes the terminal: the pane keeps its screen but its program is gone.
+    pub fn close(&mut self, os: &mut dyn Programs) {
+        if let Some(io) = self.io.take() {
+            os.close(io);
+        }
+        self.input.clear();
+        self.input_sent = 0;
+    }
+
+    /// Heap bytes of the screen and the queues.
+    pub fn heap_bytes(&self) -> usize {
+        self.term.heap_bytes() + self.input.capacity() + self.scanner.held()
+    }
+
+    fn apply(&mut self, actions: Vec<LdAction>) {
+        for a in actions {
+            match a {
+                LdAction::ToProgram(b) => self.input.extend_from_slice(&b),
+                LdAction::Echo(b) => self.term.feed(&b),
+                LdAction::Signal(sig) => self.pending_signals.push(sig),
+                LdAction::Eof => {
+                    let marker = eof_marker(&self.token);
+                    self.input.extend_from_slice(&marker);
+                }
+                LdAction::StopOutput => self.output_stopped = true,
+                LdAction::StartOutput => self.output_stopped = false,
+            }
+        }
+    }
+}
+
+/// Output processing as the kernel does with OPOST|ONLCR, then the screen.
+fn feed_processed(term: &mut Terminal, termios: &Termios, bytes: &[u8], scratch: &mut Vec<u8>) {
+    if !termios.onlcr() || !bytes.contains(&b'\n') {
+        term.feed(bytes);
+        return;
+    }
+    scratch.clear();
+    for &b in bytes {
+        if b == b'\n' {
+            scratch.push(b'\r');
+        }
+        scratch.push(b);
+    }
+    term.feed(scratch);
+}

@@ -1,0 +1,266 @@
+//! The socket protocol: one JSON object per line each way, many requests per connection,
+//! answered in order.
+//!
+//! Request: `{"argv":["capture-pane","-p","-t","=work:"],"cwd":"/home/me","env":{"PATH":"..."}}`
+//! (`cwd` and `env` optional; `env` is the client's environment, used as tmux uses a client's).
+//! Reply: `{"code":0,"out":"...","err":""}`.
+//!
+//! Bytes that are not UTF-8 cross as base64 in a field named with `_b64`: a request may give
+//! `"argv_b64":["..."]` instead of `argv` (each element the base64 of one argument's bytes);
+//! a reply carries `"out_b64"` instead of `"out"` (and `"err_b64"` for `"err"`) exactly when
+//! those bytes are not valid UTF-8. JSON strings otherwise follow RFC 8259.
+
+use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
+
+/// Longest request line accepted (a longer one is refused and the connection closed).
+pub const MAX_LINE: usize = 64 << 20;
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WireRequest {
+    pub argv: Vec<Vec<u8>>,
+    pub cwd: Option<String>,
+    pub env: BTreeMap<String, String>,
+}
+
+/// Parses a request line.
+pub fn parse_request(line: &[u8]) -> Result<WireRequest, String> {
+    let v: Value = serde_json::from_slice(line).map_err(|e| format!("invalid request: {e}"))?;
+    let obj = v.as_object().ok_or("invalid request: not an object")?;
+    let argv = if let Some(a) = obj.get("argv_b64") {
+        strings(a, "argv_b64")?
+            .into_iter()
+            .map(|s| base64_decode(&s).ok_or("invalid request: bad base64 in argv_b64".to_string()))
+            .collect::<Result<Vec<_>, _>>()?
+    } else {
+        strings(obj.get("argv").ok_or("invalid request: no argv")?, "argv")?
+            .into_iter()
+            .map(String::into_bytes)
+            .collect()
+    };
+    let cwd = match obj.get("cwd") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(_) => return Err("invalid request: cwd must be a string".into()),
+    };
+    let mut env = BTreeMap::new();
+    if let Some(e) = obj.get("env") {
+        let e = e
+            .as_object()
+            .ok_or("invalid request: env must be an object")?;
+        for (k, v) in e {
+            let v = v
+                .as_str()
+                .ok_or("invalid request: env values must be strings")?;
+            env.insert(k.clone(), v.to_string());
+        }
+    }
+    Ok(WireRequest { argv, cwd, env })
+}
+
+fn strings(v: &Value, what: &str) -> Result<Vec<String>, String> {
+    v.as_array()
+        .ok_or(format!("invalid request: {what} must be an array"))?
+        .iter()
+        .map(|x| {
+            x.as_str()
+                .map(str::to_string)
+                .ok_or(format!("invalid request: {what} must hold strings"))
+        })
+        .collect()
+}
+
+/// Formats a request line (with its newline).
+pub fn request_line(argv: &[Vec<u8>], cwd: &str, env: &BTreeMap<String, String>) -> Vec<u8> {
+    let mut obj = Map::new();
+    match argv
+        .iter()
+        .map(|a| std::str::from_utf8(a).ok())
+        .collect::<Option<Vec<_>>>()
+    {
+        Some(args) => obj.insert("argv".into(), json!(args)),
+        None => obj.insert(
+            "argv_b64".into(),
+            json!(argv.iter().map(|a| base64_encode(a)).collect::<Vec<_>>()),
+        ),
+    };
+    obj.insert("cwd".into(), json!(cwd));
+    obj.insert("env".into(), json!(env));
+    let mut line = serde_json::to_vec(&Value::Object(obj)).unwrap_or_default();
+    line.push(b'\n');
+    line
+}
+
+/// Formats a reply line (with its newline).
+pub fn reply_line(code: i32, out: &[u8], err: &[u8]) -> Vec<u8> {
+    let mut obj = Map::new();
+    obj.insert("code".into(), json!(code));
+    for (name, bytes) in [("out", out), ("err", err)] {
+        match std::str::from_utf8(bytes) {
+            Ok(s) => obj.insert(name.into(), json!(s)),
+            Err(_) => obj.insert(format!("{name}_b64"), json!(base64_encode(bytes))),
+        };
+    }
+    let mut line = serde_json::to_vec(&Value::Object(obj)).unwrap_or_default();
+    line.push(b'\n');
+    line
+}
+
+/// A parsed reply: code, standard output, standard error.
+pub fn parse_reply(line: &[u8]) -> Result<(i32, Vec<u8>, Vec<u8>), String> {
+    let v: Value = serde_json::from_slice(line).map_err(|e| format!("invalid reply: {e}"))?;
+    let code = v
+        .get("code")
+        .and_then(Value::as_i64)
+        .ok_or("invalid reply")? as i32;
+    let field = |name: &str| -> Vec<u8> {
+        if let Some(s) = v.get(name).and_then(Value::as_str) {
+            return s.as_bytes().to_vec();
+        }
+        v.get(format!("{name}_b64"))
+            .and_then(Value::as_str)
+            .and_then(base64_decode)
+            .unwrap_or_default()
+    };
+    Ok((code, field("out"), field("err")))
+}
+
+const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+pub fn base64_encode(data: &[u8]) -> String {
+    let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
+    for chunk in data.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (b[0] as u32) << 16 | (b[1] as u32) << 8 | b[2] as u32;
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(B64[(n >> (18 - 6 * i)) as usize & 63] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+pub fn base64_decode(s: &str) -> Option<Vec<u8>> {
+    let s = s.trim_end_matches('=');
+    let mut out = Vec::with_capacity(s.len() * 3 / 4);
+    let (mut acc, mut bits) = (0u32, 0);
+    for c in s.bytes() {
+        let v = B64.iter().position(|&x| x == c)? as u32;
+        acc = acc << 6 | v;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_round_trips_every_length() {
+        let data: Vec<u8> = (0..=255).collect();
+        for n in 0..data.len() {
+            assert_eq!(
+                base64_decode(&base64_encode(&data[..n])).unwrap(),
+                &data[..n]
+            );
+        }
+        assert_eq!(base64_encode(b"foobar"), "Zm9vYmFy");
+        assert_eq!(base64_encode(b"fo"), "Zm8=");
+    }
+
+    #[test]
+    fn replies_use_b64_only_for_invalid_utf8() {
+        let line = reply_line(0, "é\n".as_bytes(), b"");
+        assert!(std::str::from_utf8(&line)
+            .unwrap()
+            .contains("\"out\":\"é\\n\""));
+        let line = reply_line(1, b"\xff\xfe", b"bad");
+        let text = std::str::from_utf8(&line).unwrap();
+        assert!(text.contains("\"out_b64\":\"//4=\""));
+        assert_eq!(
+            parse_reply(&line).unwrap(),
+            (1, vec![0xff, 0xfe], b"bad".to_vec())
+        );
+    }
+
+    #[test]
+    fn requests_accept_plain_and_b64_argv() {
+        let r = parse_request(br#"{"argv":["ls"],"cwd":"/","env":{"A":"1"}}"#).unwrap();
+        assert_eq!(r.argv, vec![b"ls".to_vec()]);
+        assert_eq!(r.env.get("A").map(String::as_str), Some("1"));
+        let r = parse_request(br#"{"argv_b64":["/w=="]}"#).unwrap();
+        assert_eq!(r.argv, vec![vec![0xff]]);
+        assert!(parse_request(b"garbage").is_err());
+        assert!(parse_request(br#"{"argv":[1]}"#).is_err());
+        let line = request_line(&[b"send-keys".to_vec(), vec![0xc3]], "/", &BTreeMap::new());
+        assert_eq!(
+            parse_request(line.trim_ascii_end()).unwrap().argv[1],
+            vec![0xc3]
+        );
+    }
+}
+
+/// Arguments travel through the engine as `String`s; bytes that are not UTF-8 are carried
+/// as characters U+10FF80..U+10FFFF (one per byte, private use) and turned back into bytes
+/// where bytes are what counts (`send-keys -l`). [`bytes_to_arg`] and [`arg_to_bytes`] convert.
+pub const ESCAPED_BYTE_BASE: u32 = 0x10FF00;
+
+pub fn bytes_to_arg(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    let mut rest = bytes;
+    loop {
+        match std::str::from_utf8(rest) {
+            Ok(s) => {
+                out.push_str(s);
+                return out;
+            }
+            Err(e) => {
+                let (good, bad) = rest.split_at(e.valid_up_to());
+                out.push_str(std::str::from_utf8(good).unwrap_or_default());
+                let n = e.error_len().unwrap_or(bad.len()).max(1);
+                for &b in &bad[..n] {
+                    out.push(char::from_u32(ESCAPED_BYTE_BASE + b as u32).unwrap_or('\u{fffd}'));
+                }
+                rest = &bad[n..];
+            }
+        }
+    }
+}
+
+pub fn arg_to_bytes(arg: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(arg.len());
+    for c in arg.chars() {
+        let v = c as u32;
+        if (ESCAPED_BYTE_BASE + 0x80..=ESCAPED_BYTE_BASE + 0xff).contains(&v) {
+            out.push((v - ESCAPED_BYTE_BASE) as u8);
+        } else {
+            let mut buf = [0u8; 4];
+            out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod escape_tests {
+    use super::*;
+
+    #[test]
+    fn every_byte_survives_the_argument_escape() {
+        let all: Vec<u8> = (1..=255).collect();
+        assert_eq!(arg_to_bytes(&bytes_to_arg(&all)), all);
+        assert_eq!(bytes_to_arg("héllo".as_bytes()), "héllo");
+    }
+}

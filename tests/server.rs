@@ -1,0 +1,191 @@
+//! Integration tests of the server and the command line: the real `zeropty` binary, real
+//! session programs (sh, cat, python3), a private socket directory per test.
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+/// A private server namespace: its own ZEROPTY_TMPDIR, killed when dropped.
+struct Zp {
+    dir: PathBuf,
+}
+
+impl Zp {
+    fn new(name: &str) -> Zp {
+        let dir = std::env::temp_dir().join(format!("zp-test-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Zp { dir }
+    }
+
+    fn cmd(&self, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_zeropty"))
+            .args(args)
+            .env("ZEROPTY_TMPDIR", &self.dir)
+            .env_remove("ZEROPTY_PANE")
+            .current_dir(&self.dir)
+            .output()
+            .unwrap()
+    }
+
+    fn ok(&self, args: &[&str]) -> String {
+        let o = self.cmd(args);
+        assert!(
+            o.status.success(),
+            "zeropty {args:?} failed: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        String::from_utf8(o.stdout).unwrap()
+    }
+
+    /// Waits until `capture-pane -p` of `target` satisfies `f`.
+    fn wait_screen(&self, target: &str, f: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let s = self.ok(&["capture-pane", "-p", "-t", target]);
+            if f(&s) {
+                return s;
+            }
+            assert!(Instant::now() < deadline, "screen never matched:\n{s}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Zp {
+    fn drop(&mut self) {
+        let _ = self.cmd(&["kill-server"]);
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn no_server_errors_match_tmux() {
+    let zp = Zp::new("noserver");
+    let o = zp.cmd(&["has-session", "-t", "x"]);
+    assert_eq!(o.status.code(), Some(1));
+    let sock = zp
+        .dir
+        .join(format!("zeropty-{}", unsafe_uid()))
+        .join("default");
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "error connecting to {} (No such file or directory)\n",
+            sock.display()
+        )
+    );
+}
+
+fn unsafe_uid() -> u32 {
+    // SAFETY: getuid cannot fail.
+    unsafe { libc::getuid() }
+}
+
+#[test]
+fn sessions_start_list_and_end() {
+    let zp = Zp::new("sessions");
+    zp.ok(&[
+        "new-session",
+        "-d",
+        "-s",
+        "work",
+        "-x",
+        "100",
+        "-y",
+        "30",
+        "sleep 100",
+    ]);
+    zp.ok(&["has-session", "-t", "=work"]);
+    let o = zp.cmd(&["has-session", "-t", "nope"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stderr(&o), "can't find session: nope\n");
+    let ls = zp.ok(&[
+        "ls",
+        "-F",
+        "#{session_name} #{window_width}x#{window_height} #{pane_current_command}",
+    ]);
+    assert_eq!(ls, "work 100x30 sleep\n");
+    let o = zp.cmd(&["new-session", "-d", "-s", "work"]);
+    assert_eq!(stderr(&o), "duplicate session: work\n");
+    zp.ok(&["rename-session", "-t", "work", "play"]);
+    zp.ok(&["kill-session", "-t", "play"]);
+    // The server exits once its last session is gone.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while zp.cmd(&["ls"]).status.success() {
+        assert!(Instant::now() < deadline, "server did not exit");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn send_keys_reach_a_shell_and_capture_shows_them() {
+    let zp = Zp::new("keys");
+    zp.ok(&[
+        "new-session",
+        "-d",
+        "-s",
+        "sh",
+        "-x",
+        "80",
+        "-y",
+        "24",
+        "/bin/sh",
+    ]);
+    zp.ok(&["send-keys", "-t", "sh", "echo hello-$((6*7))", "Enter"]);
+    let screen = zp.wait_screen("sh", |s| s.contains("hello-42"));
+    assert!(
+        screen.contains("echo hello-$((6*7))"),
+        "echo of the typed line: {screen}"
+    );
+}
+
+#[test]
+fn programs_see_a_terminal() {
+    let zp = Zp::new("tty");
+    zp.ok(&[
+        "new-session", "-d", "-s", "t", "-x", "91", "-y", "27",
+        "python3 -c 'import os,sys; print(os.isatty(0), os.get_terminal_size()); sys.stdout.flush(); import time; time.sleep(30)'",
+    ]);
+    zp.wait_screen("t", |s| {
+        s.contains("True os.terminal_size(columns=91, lines=27)")
+    });
+}
+
+#[test]
+fn json_protocol_answers_in_order() {
+    let zp = Zp::new("json");
+    zp.ok(&["new-session", "-d", "-s", "j", "cat"]);
+    let sock = zp
+        .dir
+        .join(format!("zeropty-{}", unsafe_uid()))
+        .join("default");
+    use std::io::{BufRead, BufReader, Write};
+    let mut s = std::os::unix::net::UnixStream::connect(&sock).unwrap();
+    s.write_all(b"{\"argv\":[\"has-session\",\"-t\",\"j\"]}\n{\"argv\":[\"has-session\",\"-t\",\"zz\"]}\nnot json\n")
+        .unwrap();
+    let mut r = BufReader::new(s.try_clone().unwrap());
+    let mut line = String::new();
+    r.read_line(&mut line).unwrap();
+    assert_eq!(line, "{\"code\":0,\"err\":\"\",\"out\":\"\"}\n");
+    line.clear();
+    r.read_line(&mut line).unwrap();
+    assert_eq!(
+        line,
+        "{\"code\":1,\"err\":\"can't find session: zz\\n\",\"out\":\"\"}\n"
+    );
+    line.clear();
+    r.read_line(&mut line).unwrap();
+    assert!(
+        line.starts_with("{\"code\":1,\"err\":\"zeropty: invalid request"),
+        "{line}"
+    );
+    // The server is unharmed.
+    zp.ok(&["has-session", "-t", "j"]);
+    let _ = Path::new("/");
+}
