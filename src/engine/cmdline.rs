@@ -1110,9 +1110,9 @@ pub struct ArgSpec {
     pub flags: &'static str,
     pub min: usize,
     pub max: Option<usize>,
-    /// Whether positional argument `index` may be a block, given the positional arguments
-    /// before it (tmux's per-command callback); `None`: never.
-    pub commands: Option<fn(usize, &[Arg]) -> bool>,
+    /// Whether positional argument `index` (from 0) may be a block, given the flags and
+    /// positional arguments parsed so far (tmux's per-command callback); `None`: never.
+    pub commands: Option<fn(usize, &Args) -> bool>,
 }
 
 impl ArgSpec {
@@ -1126,7 +1126,7 @@ impl ArgSpec {
     }
 
     /// With positional arguments that may be blocks.
-    pub const fn with_commands(self, commands: fn(usize, &[Arg]) -> bool) -> ArgSpec {
+    pub const fn with_commands(self, commands: fn(usize, &Args) -> bool) -> ArgSpec {
         ArgSpec {
             commands: Some(commands),
             ..self
@@ -1339,7 +1339,7 @@ pub fn parse_arg_values(spec: &ArgSpec, argv: &[Arg]) -> Result<Args, ArgError> 
     }
     for value in &argv[i..] {
         let idx = args.positional.len();
-        let block_ok = spec.commands.is_some_and(|f| f(idx, &args.positional));
+        let block_ok = spec.commands.is_some_and(|f| f(idx, &args));
         if matches!(value, Arg::Commands(_)) && !block_ok {
             return Err(ArgError::NotString(idx + 1));
         }

@@ -184,6 +184,7 @@ impl Engine {
     /// The host reports readiness on a program's terminal.
     pub fn io_event(&mut self, io: IoId, event: IoEvent) {
         let Some(&pane_id) = self.panes_by_io.get(&io) else {
+            self.host.release(io);
             return;
         };
         self.with_pane(pane_id, |pane, os, now| match event {

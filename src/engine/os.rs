@@ -70,8 +70,11 @@ pub trait Programs {
     fn pending_output(&self, io: IoId) -> usize;
     /// Whether the engine wants to hear when the terminal is readable and writable.
     fn watch(&mut self, io: IoId, readable: bool, writable: bool);
-    /// Closes the terminal and forgets the program (its exit is no longer reported).
+    /// Closes the terminal. The program's exit is still reported (as for an unknown `io`) so
+    /// the host can collect it; the engine then calls [`Programs::release`].
     fn close(&mut self, io: IoId);
+    /// The engine is done with a closed terminal's program: collect it once it has exited.
+    fn release(&mut self, io: IoId);
     /// Collects an exited process: its wait status, or `None` if it still runs.
     fn reap(&mut self, pid: i32) -> Option<i32>;
     fn signal_group(&mut self, pgrp: i32, signal: i32);

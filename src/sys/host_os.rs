@@ -28,12 +28,15 @@ pub const TOKEN_KIND: u64 = 0xff << 56;
 struct Terminal {
     fd: OwnedFd,
     pidfd: OwnedFd,
+    pid: i32,
     slot_index: usize,
 }
 
 pub struct HostOs {
     epoll: Rc<Epoll>,
     terminals: HashMap<IoId, Terminal>,
+    /// Programs whose terminal is closed, not yet collected: (pidfd, pid).
+    dying: HashMap<IoId, (OwnedFd, i32)>,
     next_io: IoId,
     state: StateFile,
     state_path: PathBuf,
@@ -48,6 +51,7 @@ impl HostOs {
         Ok(HostOs {
             epoll,
             terminals: HashMap::new(),
+            dying: HashMap::new(),
             next_io: 1,
             state: StateFile::create(&state_path)?,
             state_path,
@@ -146,6 +150,7 @@ impl Programs for HostOs {
             Terminal {
                 fd: ours,
                 pidfd: started.pidfd,
+                pid: started.pid,
                 slot_index,
             },
         );
@@ -184,8 +189,20 @@ impl Programs for HostOs {
     fn close(&mut self, io: IoId) {
         if let Some(t) = self.terminals.remove(&io) {
             self.epoll.remove(t.fd.as_raw_fd());
-            self.epoll.remove(t.pidfd.as_raw_fd());
             self.free_slots.push(t.slot_index);
+            // Keep watching for the exit so the process is collected, not left a zombie.
+            self.dying.insert(io, (t.pidfd, t.pid));
+            self.release(io);
+        }
+    }
+
+    fn release(&mut self, io: IoId) {
+        if let Some((_, pid)) = self.dying.get(&io) {
+            if process::try_wait(*pid).is_some() {
+                if let Some((pidfd, _)) = self.dying.remove(&io) {
+                    self.epoll.remove(pidfd.as_raw_fd());
+                }
+            }
         }
     }
 
