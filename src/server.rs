@@ -110,7 +110,7 @@ pub fn serve(opts: ServeOptions) -> Result<(), String> {
         unsafe { libc::close(fd) };
     }
     let result = server.run();
-    let _ = std::fs::remove_file(&server.socket);
+    // The socket file stays, as tmux leaves it: clients then report "no server running on".
     let _ = std::fs::remove_file(&state);
     result
 }

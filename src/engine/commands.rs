@@ -533,11 +533,14 @@ const DISPLAY_MESSAGE_TEMPLATE: &str =
     "[#{session_name}] #{window_index}:#{window_name}, current pane #{pane_index} - (%H:%M %d-%b-%y)";
 
 fn display_message(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
-    let f = resolve(e, ctx, args, Kind::Pane)?;
-    let pane_id = pane_id_at(e, f);
-    e.drain(pane_id);
+    // As in tmux, a target that cannot be found leaves the message without one.
+    let f = resolve(e, ctx, args, Kind::Pane).ok();
+    if let Some(f) = f {
+        let pane_id = pane_id_at(e, f);
+        e.drain(pane_id);
+    }
     if args.has('a') {
-        let values = FormatValues::new(e, Some(f));
+        let values = FormatValues::new(e, f);
         for name in VARIABLES {
             if let Some(v) = values.get(name) {
                 ctx.print(&format!("{name}={v}"));
@@ -551,7 +554,7 @@ fn display_message(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(),
         (None, Some(t)) => t.clone(),
         (None, None) => DISPLAY_MESSAGE_TEMPLATE.to_string(),
     };
-    let values = FormatValues::new(e, Some(f));
+    let values = FormatValues::new(e, f);
     let text = format::expand_time(&template, &values, e.host.wall_time());
     if args.has('p') {
         ctx.print(&text);
@@ -812,16 +815,11 @@ impl<'a> FormatValues<'a> {
         self.window.map(|w| &w.pane)
     }
 
+    /// The window's name. tmux renames windows after their running command only while a
+    /// client's status line is drawn; with no client attached the name stays what the window
+    /// was created with, and so it does here.
     fn window_name(&self, w: &Window) -> String {
-        if !w.automatic_rename || w.pane.io.is_none() {
-            return w.name.clone();
-        }
-        let os = &*self.e.host;
-        let fg = os.foreground_group(w.pane.slot).unwrap_or(w.pane.pid);
-        os.process_name(fg)
-            .map(|n| window_name_from(&n))
-            .filter(|n| !n.is_empty())
-            .unwrap_or_else(|| w.name.clone())
+        w.name.clone()
     }
 }
 
