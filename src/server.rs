@@ -46,7 +46,6 @@ struct Client {
 pub struct Server {
     epoll: Rc<Epoll>,
     listener: OwnedFd,
-    socket: PathBuf,
     engine: Engine,
     clients: HashMap<u64, Client>,
     next_client: u64,
@@ -94,7 +93,6 @@ pub fn serve(opts: ServeOptions) -> Result<(), String> {
     let mut server = Server {
         epoll,
         listener,
-        socket: opts.socket.clone(),
         engine,
         clients: HashMap::new(),
         next_client: 0,

@@ -105,12 +105,20 @@ fn sessions_start_list_and_end() {
     let o = zp.cmd(&["has-session", "-t", "nope"]);
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(stderr(&o), "can't find session: nope\n");
-    let ls = zp.ok(&[
-        "ls",
-        "-F",
-        "#{session_name} #{window_width}x#{window_height} #{pane_current_command}",
-    ]);
-    assert_eq!(ls, "work 100x30 sleep\n");
+    // The program may still be starting: wait for it to be `sleep`.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let ls = zp.ok(&[
+            "ls",
+            "-F",
+            "#{session_name} #{window_width}x#{window_height} #{pane_current_command}",
+        ]);
+        if ls == "work 100x30 sleep\n" {
+            break;
+        }
+        assert!(Instant::now() < deadline, "ls shows {ls:?}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
     let o = zp.cmd(&["new-session", "-d", "-s", "work"]);
     assert_eq!(stderr(&o), "duplicate session: work\n");
     zp.ok(&["rename-session", "-t", "work", "play"]);
