@@ -197,3 +197,92 @@ fn json_protocol_answers_in_order() {
     zp.ok(&["has-session", "-t", "j"]);
     let _ = Path::new("/");
 }
+
+#[test]
+fn a_flood_of_output_is_read_completely() {
+    let zp = Zp::new("flood");
+    // 100 MB as fast as the program can write, then its last line.
+    zp.ok(&[
+        "new-session", "-d", "-s", "f", "-x", "80", "-y", "10",
+        "head -c 100000000 /dev/zero | tr '\\0' x; printf '\\nthe-end\\n'; sleep 100",
+    ]);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let read = zp.ok(&["display-message", "-p", "-t", "f", "#{pane_bytes_read}"]);
+        let read: u64 = read.trim().parse().unwrap();
+        // The program writes 100,000,000 bytes and then 9 more.
+        if read >= 100_000_009 {
+            assert_eq!(read, 100_000_009);
+            break;
+        }
+        assert!(Instant::now() < deadline, "only {read} bytes read");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    zp.wait_screen("f", |s| s.contains("the-end"));
+    let pid = zp.ok(&["display-message", "-p", "-t", "f", "#{pid}"]);
+    let status = std::fs::read_to_string(format!("/proc/{}/status", pid.trim())).unwrap();
+    let peak_kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse().ok())
+        .unwrap();
+    assert!(peak_kb < 64 * 1024, "server peak memory {peak_kb} kB");
+}
+
+#[test]
+fn a_program_that_never_reads_blocks_nobody() {
+    let zp = Zp::new("noread");
+    zp.ok(&["new-session", "-d", "-s", "deaf", "sleep 100"]);
+    zp.ok(&["new-session", "-d", "-s", "other", "cat"]);
+    let big = "y".repeat(100_000);
+    for _ in 0..5 {
+        zp.ok(&["send-keys", "-t", "deaf", "-l", &big]);
+    }
+    zp.ok(&["send-keys", "-t", "other", "still-alive", "Enter"]);
+    zp.wait_screen("other", |s| s.matches("still-alive").count() == 2);
+}
+
+#[test]
+fn garbage_and_vanishing_clients_change_nothing() {
+    let zp = Zp::new("garbage");
+    zp.ok(&["new-session", "-d", "-s", "g", "cat"]);
+    let sock = zp.dir.join(format!("zeropty-{}", unsafe_uid())).join("default");
+    use std::io::Write;
+    for junk in [&b"\x00\xff{{{{\n"[..], b"{\"argv\":", b"[]\n", b"{\"argv\":[\"kill-ser"] {
+        let mut s = std::os::unix::net::UnixStream::connect(&sock).unwrap();
+        s.write_all(junk).unwrap();
+        drop(s);
+    }
+    zp.ok(&["has-session", "-t", "g"]);
+    zp.ok(&["send-keys", "-t", "g", "ok", "Enter"]);
+    zp.wait_screen("g", |s| s.contains("ok\nok"));
+}
+
+#[test]
+fn commands_inside_a_session_target_it() {
+    let zp = Zp::new("inside");
+    zp.ok(&["new-session", "-d", "-s", "outer", "cat"]);
+    let bin = env!("CARGO_BIN_EXE_zeropty");
+    zp.ok(&[
+        "new-session", "-d", "-s", "inner",
+        &format!("{bin} display-message -p 'me=#{{session_name}}'; sleep 100"),
+    ]);
+    zp.wait_screen("inner", |s| s.contains("me=inner"));
+}
+
+#[test]
+fn version_as_zeropty_and_as_tmux() {
+    let out = Command::new(env!("CARGO_BIN_EXE_zeropty")).arg("-V").output().unwrap();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!("zeropty {}\n", env!("CARGO_PKG_VERSION"))
+    );
+    let dir = std::env::temp_dir().join(format!("zp-link-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let link = dir.join("tmux");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_zeropty"), &link).unwrap();
+    let out = Command::new(&link).arg("-V").output().unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "tmux 3.3a\n");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -79,11 +79,20 @@ fn parse_global(argv: &[String]) -> Result<Global, ()> {
     Ok(g)
 }
 
+/// The server's socket: `-S`, else `-L` in the socket directory, else the server of the
+/// session this runs in (`ZEROPTY=PATH,PID,SESSION`), else `default`.
 fn socket_path(g: &Global) -> PathBuf {
-    match &g.path {
-        Some(p) => PathBuf::from(p),
-        None => socket::socket_dir().join(g.label.as_deref().unwrap_or("default")),
+    if let Some(p) = &g.path {
+        return PathBuf::from(p);
     }
+    if g.label.is_none() {
+        if let Some(inside) = std::env::var("ZEROPTY").ok().filter(|v| !v.is_empty()) {
+            if let Some((path, _)) = inside.rsplitn(3, ',').last().map(|p| (p, ())) {
+                return PathBuf::from(path);
+            }
+        }
+    }
+    socket::socket_dir().join(g.label.as_deref().unwrap_or("default"))
 }
 
 /// Runs the program; returns the exit status.

@@ -99,6 +99,25 @@ impl Command {
     }
 }
 
+/// Blocks nest as deep as tmux allows (over 3000 levels); they are taken apart without
+/// recursion so dropping one needs no deep native stack.
+impl Drop for Command {
+    fn drop(&mut self) {
+        fn take(argv: &mut [Arg], pending: &mut Vec<Command>) {
+            for arg in argv {
+                if let Arg::Commands(cmds) = arg {
+                    pending.append(cmds);
+                }
+            }
+        }
+        let mut pending = Vec::new();
+        take(&mut self.argv, &mut pending);
+        while let Some(mut cmd) = pending.pop() {
+            take(&mut cmd.argv, &mut pending);
+        }
+    }
+}
+
 /// A `NAME=value` (or `%hidden NAME=value`) line: tmux puts it in the global environment.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Assignment {
@@ -185,6 +204,7 @@ pub fn parse(text: &str, input: &ParseInput) -> Result<Parsed, ParseError> {
         look: None,
         scope: None,
         stack: Vec::new(),
+        depth: 0,
     };
     match p.lines() {
         Ok(commands) => Ok(Parsed {
@@ -809,6 +829,15 @@ impl<'a, 'i> Lexer<'a, 'i> {
 
 // ---------------------------------------------------------------------------------------------
 // Parser: cmd-parse.y's grammar by recursive descent, with its actions at the same moments.
+//
+// tmux's parser is an LR parser whose stack holds at most STACK_MAX symbols; deeper input
+// fails with `yacc stack overflow`. `depth` follows that stack: every shifted token and every
+// empty rule pushes a symbol, and a finished rule leaves one symbol where its first one was.
+// Right-recursive rules (the arguments of a command, `%elif` chains) keep all their parts on
+// the stack until they end, as in tmux.
+
+/// The most symbols tmux's parser stack holds (a 10000-entry state stack).
+const STACK_MAX: usize = 9999;
 
 struct Parser<'a, 'i> {
     lx: Lexer<'a, 'i>,
@@ -816,6 +845,7 @@ struct Parser<'a, 'i> {
     /// The innermost `%if` branch's truth (tmux's `ps->scope`), and the enclosing ones.
     scope: Option<bool>,
     stack: Vec<bool>,
+    depth: usize,
 }
 
 type PResult<T> = Result<T, ()>;
@@ -845,9 +875,37 @@ impl Parser<'_, '_> {
         Err(())
     }
 
+    /// One more symbol on the parser stack.
+    fn push(&mut self) -> PResult<()> {
+        self.depth += 1;
+        if self.depth > STACK_MAX {
+            self.lx.error("yacc stack overflow");
+            return Err(());
+        }
+        Ok(())
+    }
+
+    /// Shifts the lookahead, which the caller has checked.
+    fn shift(&mut self) -> PResult<Tok> {
+        let tok = self.next();
+        self.push()?;
+        Ok(tok)
+    }
+
     fn expect_newline(&mut self) -> PResult<()> {
-        match self.next() {
-            Tok::Newline => Ok(()),
+        match self.peek() {
+            Tok::Newline => self.shift().map(drop),
+            _ => self.syntax_error(),
+        }
+    }
+
+    fn expect_endif(&mut self) -> PResult<()> {
+        match self.peek() {
+            Tok::Endif => {
+                self.shift()?;
+                self.scope = self.stack.pop();
+                Ok(())
+            }
             _ => self.syntax_error(),
         }
     }
@@ -856,50 +914,12 @@ impl Parser<'_, '_> {
         self.scope.unwrap_or(true)
     }
 
-    /// The whole text: statements, each ended by a newline.
-    fn lines(&mut self) -> PResult<Vec<Command>> {
-        let mut out = Vec::new();
-        while !matches!(self.peek(), Tok::End) {
-            out.extend(self.statement()?);
-            self.expect_newline()?;
-        }
-        Ok(out)
-    }
-
-    /// One statement (possibly empty); the caller checks what ends it.
-    fn statement(&mut self) -> PResult<Vec<Command>> {
-        let cmds = match self.peek() {
-            Tok::Hidden => {
-                self.next();
-                match self.next() {
-                    Tok::Equals(t) => {
-                        if self.in_scope() {
-                            self.lx.assign(&t, true);
-                        }
-                        return Ok(Vec::new());
-                    }
-                    _ => return self.syntax_error(),
-                }
-            }
-            Tok::If => {
-                let flag = self.if_open()?;
-                if matches!(self.peek(), Tok::Newline) {
-                    self.condition(flag)?
-                } else {
-                    let first = self.condition1(flag)?;
-                    self.commands_rest(first)?
-                }
-            }
-            Tok::Token(_) | Tok::Equals(_) => self.commands()?,
-            _ => return Ok(Vec::new()),
-        };
-        Ok(if self.in_scope() { cmds } else { Vec::new() })
-    }
-
     /// `%if` and its condition; the new scope is entered at once, as tmux does.
     fn if_open(&mut self) -> PResult<bool> {
-        self.next();
+        let base = self.depth;
+        self.shift()?;
         let flag = self.expanded()?;
+        self.depth = base + 1;
         if let Some(s) = self.scope {
             self.stack.push(s);
         }
@@ -907,197 +927,474 @@ impl Parser<'_, '_> {
         Ok(flag)
     }
 
+    /// The condition after `%if` or `%elif`: a format or a word, tested by the caller.
     fn expanded(&mut self) -> PResult<bool> {
-        match self.next() {
+        match self.peek() {
+            Tok::Format(_) | Tok::Token(_) => {}
+            _ => return self.syntax_error(),
+        }
+        match self.shift()? {
             Tok::Format(t) | Tok::Token(t) => Ok((self.lx.input.cond)(&lossy(t))),
-            _ => self.syntax_error(),
+            _ => unreachable!("checked above"),
         }
     }
 
-    fn if_close(&mut self) {
-        self.scope = self.stack.pop();
+    /// `%elif` and its condition, which becomes the scope's truth.
+    fn if_elif(&mut self) -> PResult<bool> {
+        let base = self.depth;
+        self.shift()?;
+        let flag = self.expanded()?;
+        self.depth = base + 1;
+        self.scope = Some(flag);
+        Ok(flag)
     }
 
-    /// A `%if` spanning lines, after its condition.
-    fn condition(&mut self, flag: bool) -> PResult<Vec<Command>> {
-        self.expect_newline()?;
-        let first = self.branch_statements()?;
-        let mut chosen = if flag { Some(first) } else { None };
+    /// `%else`: the scope's truth flips.
+    fn if_else(&mut self) -> PResult<()> {
+        self.shift()?;
+        self.scope = Some(!self.in_scope());
+        Ok(())
+    }
+
+    /// `%hidden NAME=value`, from `%hidden`.
+    fn hidden(&mut self) -> PResult<()> {
+        self.shift()?;
+        if !matches!(self.peek(), Tok::Equals(_)) {
+            return self.syntax_error();
+        }
+        if let Tok::Equals(t) = self.shift()? {
+            if self.in_scope() {
+                self.lx.assign(&t, true);
+            }
+        }
+        Ok(())
+    }
+
+    /// The whole text. Nesting (blocks, `%if`) is kept in `frames` rather than in native
+    /// recursion, so input as deep as tmux accepts needs no deep native stack.
+    fn lines(&mut self) -> PResult<Vec<Command>> {
+        let mut frames = vec![Frame::Lines { out: Vec::new() }];
+        let mut ret = None;
         loop {
-            match self.next() {
-                Tok::Elif => {
-                    let f = self.expanded()?;
-                    self.scope = Some(f);
+            let frame = frames.last_mut().expect("a frame");
+            match self.step(frame, ret.take())? {
+                Step::Call(f) => frames.push(f),
+                Step::Return(r) => {
+                    frames.pop();
+                    if frames.is_empty() {
+                        return Ok(match r {
+                            Ret::Cmds(c) => c,
+                            Ret::Cmd(_) => unreachable!("the text returns commands"),
+                        });
+                    }
+                    ret = Some(r);
+                }
+            }
+        }
+    }
+
+    /// Runs `frame` until it calls another rule or returns; `ret` is what the rule it called
+    /// last returned.
+    fn step(&mut self, frame: &mut Frame, ret: Option<Ret>) -> PResult<Step> {
+        match frame {
+            Frame::Lines { out } => {
+                if let Some(r) = ret {
+                    out.extend(r.cmds());
                     self.expect_newline()?;
-                    let cmds = self.branch_statements()?;
-                    if f && chosen.is_none() {
-                        chosen = Some(cmds);
+                    self.depth = 1;
+                }
+                if matches!(self.peek(), Tok::End) {
+                    return Ok(Step::Return(Ret::Cmds(std::mem::take(out))));
+                }
+                Ok(Step::Call(Frame::statement(self.depth)))
+            }
+
+            Frame::Statement { base, at } => {
+                let base = *base;
+                match (*at, ret) {
+                    (StatementAt::Start, _) => match self.peek() {
+                        Tok::Newline | Tok::Close => {
+                            self.push()?;
+                            Ok(Step::Return(Ret::Cmds(Vec::new())))
+                        }
+                        Tok::Hidden => {
+                            self.hidden()?;
+                            self.depth = base + 1;
+                            Ok(Step::Return(Ret::Cmds(Vec::new())))
+                        }
+                        Tok::If => {
+                            let flag = self.if_open()?;
+                            if matches!(self.peek(), Tok::Newline) {
+                                *at = StatementAt::Done;
+                                Ok(Step::Call(Frame::condition(base, flag)))
+                            } else {
+                                *at = StatementAt::Inline;
+                                Ok(Step::Call(Frame::condition1(base, flag)))
+                            }
+                        }
+                        Tok::Token(_) | Tok::Equals(_) => {
+                            *at = StatementAt::Done;
+                            Ok(Step::Call(Frame::commands(base)))
+                        }
+                        _ => self.syntax_error(),
+                    },
+                    (StatementAt::Inline, Some(r)) => {
+                        // A one-line %if is the first element of a command list.
+                        *at = StatementAt::Done;
+                        Ok(Step::Call(Frame::Commands {
+                            base,
+                            list: r.cmds(),
+                            at: CommandsAt::Rest,
+                        }))
+                    }
+                    (StatementAt::Done, Some(r)) => {
+                        self.depth = base + 1;
+                        let cmds = if self.in_scope() { r.cmds() } else { Vec::new() };
+                        Ok(Step::Return(Ret::Cmds(cmds)))
+                    }
+                    (_, None) => unreachable!("statement resumed without a result"),
+                }
+            }
+
+            Frame::Commands { base, list, at } => {
+                let base = *base;
+                match (*at, ret) {
+                    (CommandsAt::Start, _) => match self.peek() {
+                        Tok::If => {
+                            let flag = self.if_open()?;
+                            *at = CommandsAt::AfterIf;
+                            return Ok(Step::Call(Frame::condition1(base, flag)));
+                        }
+                        Tok::Token(_) | Tok::Equals(_) => {
+                            *at = CommandsAt::AfterFirst;
+                            return Ok(Step::Call(Frame::command(base)));
+                        }
+                        _ => return self.syntax_error(),
+                    },
+                    (CommandsAt::AfterFirst, Some(Ret::Cmd(cmd))) => {
+                        if !cmd.argv.is_empty() && self.in_scope() {
+                            list.push(cmd);
+                        }
+                    }
+                    (CommandsAt::AfterSemi, Some(Ret::Cmd(cmd))) => {
+                        if !cmd.argv.is_empty() && self.in_scope() {
+                            list.push(cmd);
+                        } else {
+                            // tmux replaces the whole list here.
+                            list.clear();
+                        }
+                    }
+                    (CommandsAt::AfterIf, Some(r)) => list.extend(r.cmds()),
+                    (CommandsAt::Rest, None) => {}
+                    _ => unreachable!("commands resumed wrongly"),
+                }
+                // `;`, then nothing, a command or a one-line %if.
+                self.depth = base + 1;
+                *at = CommandsAt::Rest;
+                while matches!(self.peek(), Tok::Semi) {
+                    self.shift()?;
+                    match self.peek() {
+                        Tok::Token(_) | Tok::Equals(_) => {
+                            *at = CommandsAt::AfterSemi;
+                            return Ok(Step::Call(Frame::command(self.depth)));
+                        }
+                        Tok::If => {
+                            let at_if = self.depth;
+                            let flag = self.if_open()?;
+                            *at = CommandsAt::AfterIf;
+                            return Ok(Step::Call(Frame::condition1(at_if, flag)));
+                        }
+                        _ => self.depth = base + 1,
                     }
                 }
-                Tok::Else => {
-                    self.scope = Some(!self.in_scope());
+                Ok(Step::Return(Ret::Cmds(std::mem::take(list))))
+            }
+
+            Frame::Condition(c) => self.condition_step(c, true, ret),
+            Frame::Condition1(c) => self.condition_step(c, false, ret),
+
+            Frame::Branch { base, out } => {
+                let base = *base;
+                if let Some(r) = ret {
+                    out.extend(r.cmds());
                     self.expect_newline()?;
-                    let cmds = self.branch_statements()?;
-                    match self.next() {
-                        Tok::Endif => {}
-                        _ => return self.syntax_error(),
-                    }
-                    self.if_close();
-                    return Ok(chosen.unwrap_or(cmds));
-                }
-                Tok::Endif => {
-                    self.if_close();
-                    return Ok(chosen.unwrap_or_default());
-                }
-                _ => return self.syntax_error(),
-            }
-        }
-    }
-
-    /// The lines of one branch: at least one statement, up to `%elif`, `%else` or `%endif`.
-    fn branch_statements(&mut self) -> PResult<Vec<Command>> {
-        let mut out = Vec::new();
-        loop {
-            out.extend(self.statement()?);
-            self.expect_newline()?;
-            if matches!(self.peek(), Tok::Elif | Tok::Else | Tok::Endif) {
-                return Ok(out);
-            }
-        }
-    }
-
-    /// A `%if` on one line, after its condition.
-    fn condition1(&mut self, flag: bool) -> PResult<Vec<Command>> {
-        let first = self.commands()?;
-        let mut chosen = if flag { Some(first) } else { None };
-        loop {
-            match self.next() {
-                Tok::Elif => {
-                    let f = self.expanded()?;
-                    self.scope = Some(f);
-                    let cmds = self.commands()?;
-                    if f && chosen.is_none() {
-                        chosen = Some(cmds);
+                    self.depth = base + 1;
+                    if matches!(self.peek(), Tok::Elif | Tok::Else | Tok::Endif) {
+                        return Ok(Step::Return(Ret::Cmds(std::mem::take(out))));
                     }
                 }
-                Tok::Else => {
-                    self.scope = Some(!self.in_scope());
-                    let cmds = self.commands()?;
-                    match self.next() {
-                        Tok::Endif => {}
-                        _ => return self.syntax_error(),
-                    }
-                    self.if_close();
-                    return Ok(chosen.unwrap_or(cmds));
-                }
-                Tok::Endif => {
-                    self.if_close();
-                    return Ok(chosen.unwrap_or_default());
-                }
-                _ => return self.syntax_error(),
+                Ok(Step::Call(Frame::statement(self.depth)))
             }
-        }
-    }
 
-    /// Commands separated by `;`: a command or a one-line `%if` first, then any number of
-    /// `;`, each followed by nothing, a command or a one-line `%if`.
-    fn commands(&mut self) -> PResult<Vec<Command>> {
-        let first = match self.peek() {
-            Tok::If => {
-                let flag = self.if_open()?;
-                self.condition1(flag)?
-            }
-            Tok::Token(_) | Tok::Equals(_) => {
-                let cmd = self.command()?;
-                if !cmd.argv.is_empty() && self.in_scope() {
-                    vec![cmd]
-                } else {
-                    Vec::new()
-                }
-            }
-            _ => return self.syntax_error(),
-        };
-        self.commands_rest(first)
-    }
-
-    fn commands_rest(&mut self, mut list: Vec<Command>) -> PResult<Vec<Command>> {
-        while matches!(self.peek(), Tok::Semi) {
-            self.next();
-            match self.peek() {
-                Tok::Token(_) | Tok::Equals(_) => {
-                    let cmd = self.command()?;
-                    if !cmd.argv.is_empty() && self.in_scope() {
-                        list.push(cmd);
+            Frame::Command { base, argv, started } => {
+                let base = *base;
+                if let Some(r) = ret {
+                    argv.push(Arg::Commands(r.cmds()));
+                } else if !*started {
+                    *started = true;
+                    if let Tok::Equals(_) = self.peek() {
+                        if let Tok::Equals(t) = self.shift()? {
+                            if self.in_scope() {
+                                self.lx.assign(&t, false);
+                            }
+                        }
+                        if !matches!(self.peek(), Tok::Token(_)) {
+                            return Ok(Step::Return(Ret::Cmd(Command {
+                                argv: Vec::new(),
+                                line: self.lx.line,
+                            })));
+                        }
                     } else {
-                        // tmux replaces the whole list here.
-                        list.clear();
+                        // The empty optional assignment.
+                        self.push()?;
+                    }
+                    match self.shift()? {
+                        Tok::Token(name) => argv.push(Arg::String(lossy(name))),
+                        _ => unreachable!("checked by the caller"),
                     }
                 }
-                Tok::If => {
-                    let flag = self.if_open()?;
-                    list.extend(self.condition1(flag)?);
+                loop {
+                    match self.peek() {
+                        Tok::Token(_) | Tok::Equals(_) => {
+                            if let Tok::Token(t) | Tok::Equals(t) = self.shift()? {
+                                argv.push(Arg::String(lossy(t)));
+                            }
+                        }
+                        Tok::Open => {
+                            self.shift()?;
+                            return Ok(Step::Call(Frame::Block {
+                                open: self.depth,
+                                out: Vec::new(),
+                            }));
+                        }
+                        _ => break,
+                    }
                 }
-                _ => {}
+                self.depth = base + 1;
+                Ok(Step::Return(Ret::Cmd(Command {
+                    argv: std::mem::take(argv),
+                    line: self.lx.line,
+                })))
+            }
+
+            Frame::Block { open, out } => {
+                let open = *open;
+                if let Some(r) = ret {
+                    out.extend(r.cmds());
+                    match self.peek() {
+                        Tok::Close => {
+                            self.shift()?;
+                            // The block becomes one argument where the `{` was.
+                            self.depth = open;
+                            return Ok(Step::Return(Ret::Cmds(std::mem::take(out))));
+                        }
+                        Tok::Newline => {
+                            self.shift()?;
+                            self.depth = open + 1;
+                        }
+                        _ => return self.syntax_error(),
+                    }
+                }
+                Ok(Step::Call(Frame::statement(self.depth)))
             }
         }
-        Ok(list)
     }
 
-    /// One command: an optional assignment, then a name and its arguments.
-    fn command(&mut self) -> PResult<Command> {
-        let mut argv = Vec::new();
-        match self.next() {
-            Tok::Equals(t) => {
-                if self.in_scope() {
-                    self.lx.assign(&t, false);
+    /// A `%if` after its condition: spanning lines (`multi`: each part followed by a newline
+    /// and made of statements) or on one line (each part a command list).
+    fn condition_step(&mut self, c: &mut Cond, multi: bool, ret: Option<Ret>) -> PResult<Step> {
+        let body = |depth| {
+            if multi {
+                Frame::Branch {
+                    base: depth,
+                    out: Vec::new(),
                 }
-                if let Tok::Token(_) = self.peek() {
-                    if let Tok::Token(name) = self.next() {
-                        argv.push(Arg::String(lossy(name)));
-                    }
-                } else {
-                    return Ok(Command {
-                        argv,
-                        line: self.lx.line,
-                    });
+            } else {
+                Frame::commands(depth)
+            }
+        };
+        match (c.at, ret) {
+            (CondAt::Start, _) => {
+                if multi {
+                    self.expect_newline()?;
+                }
+                c.at = CondAt::First;
+                return Ok(Step::Call(body(self.depth)));
+            }
+            (CondAt::First, Some(r)) => {
+                if c.flag {
+                    c.chosen = Some(r.cmds());
                 }
             }
-            Tok::Token(name) => argv.push(Arg::String(lossy(name))),
-            _ => return self.syntax_error(),
-        }
-        loop {
-            match self.peek() {
-                Tok::Token(_) | Tok::Equals(_) => {
-                    if let Tok::Token(t) | Tok::Equals(t) = self.next() {
-                        argv.push(Arg::String(lossy(t)));
-                    }
+            (CondAt::Elif(f), Some(r)) => {
+                c.elifs = true;
+                if f && c.chosen.is_none() {
+                    c.chosen = Some(r.cmds());
                 }
-                Tok::Open => {
-                    self.next();
-                    argv.push(Arg::Commands(self.block()?));
-                }
-                _ => break,
             }
+            (CondAt::Else, Some(r)) => {
+                self.expect_endif()?;
+                self.depth = c.base + 1;
+                let chosen = c.chosen.take().unwrap_or(r.cmds());
+                return Ok(Step::Return(Ret::Cmds(chosen)));
+            }
+            (_, None) => unreachable!("condition resumed without a result"),
         }
-        Ok(Command {
-            argv,
-            line: self.lx.line,
-        })
+        if matches!(self.peek(), Tok::Elif) {
+            let f = self.if_elif()?;
+            if multi {
+                self.expect_newline()?;
+            }
+            c.at = CondAt::Elif(f);
+            return Ok(Step::Call(body(self.depth)));
+        }
+        // A chain of %elif becomes one symbol when it ends.
+        self.depth = c.base + usize::from(multi) + if c.elifs { 3 } else { 2 };
+        if matches!(self.peek(), Tok::Else) {
+            self.if_else()?;
+            if multi {
+                self.expect_newline()?;
+            }
+            c.at = CondAt::Else;
+            return Ok(Step::Call(body(self.depth)));
+        }
+        self.expect_endif()?;
+        self.depth = c.base + 1;
+        Ok(Step::Return(Ret::Cmds(c.chosen.take().unwrap_or_default())))
+    }
+}
+
+/// A rule being parsed, with what it has so far and where it resumes.
+enum Frame {
+    Lines {
+        out: Vec<Command>,
+    },
+    Statement {
+        base: usize,
+        at: StatementAt,
+    },
+    Commands {
+        base: usize,
+        list: Vec<Command>,
+        at: CommandsAt,
+    },
+    Condition(Cond),
+    Condition1(Cond),
+    /// The statements of one branch of a `%if` spanning lines.
+    Branch {
+        base: usize,
+        out: Vec<Command>,
+    },
+    Command {
+        base: usize,
+        argv: Vec<Arg>,
+        started: bool,
+    },
+    /// After `{`; `open` is the stack depth with the `{` on it.
+    Block {
+        open: usize,
+        out: Vec<Command>,
+    },
+}
+
+impl Frame {
+    fn statement(base: usize) -> Frame {
+        Frame::Statement {
+            base,
+            at: StatementAt::Start,
+        }
     }
 
-    /// A `{ ... }` block, after the `{`: statements up to the matching `}`.
-    fn block(&mut self) -> PResult<Vec<Command>> {
-        let mut out = Vec::new();
-        loop {
-            out.extend(self.statement()?);
-            match self.next() {
-                Tok::Close => return Ok(out),
-                Tok::Newline => {}
-                _ => return self.syntax_error(),
-            }
+    fn commands(base: usize) -> Frame {
+        Frame::Commands {
+            base,
+            list: Vec::new(),
+            at: CommandsAt::Start,
+        }
+    }
+
+    fn command(base: usize) -> Frame {
+        Frame::Command {
+            base,
+            argv: Vec::new(),
+            started: false,
+        }
+    }
+
+    fn condition(base: usize, flag: bool) -> Frame {
+        Frame::Condition(Cond::new(base, flag))
+    }
+
+    fn condition1(base: usize, flag: bool) -> Frame {
+        Frame::Condition1(Cond::new(base, flag))
+    }
+}
+
+#[derive(Clone, Copy)]
+enum StatementAt {
+    Start,
+    /// After a one-line `%if` that starts the statement's command list.
+    Inline,
+    Done,
+}
+
+#[derive(Clone, Copy)]
+enum CommandsAt {
+    Start,
+    AfterFirst,
+    AfterSemi,
+    AfterIf,
+    Rest,
+}
+
+#[derive(Clone, Copy)]
+enum CondAt {
+    Start,
+    First,
+    Elif(bool),
+    Else,
+}
+
+/// A `%if` in progress: the depth before `%if`, its truth, the branch taken so far.
+struct Cond {
+    base: usize,
+    flag: bool,
+    chosen: Option<Vec<Command>>,
+    elifs: bool,
+    at: CondAt,
+}
+
+impl Cond {
+    fn new(base: usize, flag: bool) -> Cond {
+        Cond {
+            base,
+            flag,
+            chosen: None,
+            elifs: false,
+            at: CondAt::Start,
         }
     }
 }
+
+enum Step {
+    Call(Frame),
+    Return(Ret),
+}
+
+enum Ret {
+    Cmds(Vec<Command>),
+    Cmd(Command),
+}
+
+impl Ret {
+    fn cmds(self) -> Vec<Command> {
+        match self {
+            Ret::Cmds(c) => c,
+            Ret::Cmd(_) => unreachable!("a command list was expected"),
+        }
+    }
+}
+
 
 // ---------------------------------------------------------------------------------------------
 // Flags: tmux's args_parse.

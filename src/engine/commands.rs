@@ -935,6 +935,7 @@ impl FormatValues<'_> {
             "history_size" => t.history_size().to_string(),
             "history_limit" => t.history_limit().to_string(),
             "history_bytes" => p.heap_bytes().to_string(),
+            "pane_bytes_read" => p.bytes_read.to_string(),
             "alternate_on" => flag(t.alternate_on()),
             _ => return None,
         })

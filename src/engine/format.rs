@@ -25,11 +25,26 @@
 //!   names are the C locale's.
 //! - Malformed templates behave as in tmux: an unterminated `#{` or `#(`, or a `#{?...}`
 //!   without its commas, ends the (sub)template's output there; a modifier list that does not
-//!   parse makes the whole `#{...}` body a variable name.
+//!   parse makes the whole `#{...}` body a variable name (or, if it contains `#{`, a template).
 //! - Bounded: nesting deeper than tmux's limit of 100 expands to nothing, exactly as in tmux.
 //!   Beyond tmux, every expansion has a work budget of [`BUDGET`] units (bytes scanned and
 //!   written, regex steps, padding); once spent, the remaining expansions produce nothing, so
 //!   templates or variables that refer to each other cannot hang or exhaust memory.
+//!
+//! Deliberate differences from tmux 3.3a (each where tmux misbehaves or needs data we lack):
+//! - `s/re/with/`: after an empty match tmux steps one *byte*, splitting multi-byte characters
+//!   into invalid UTF-8 (which a later `w:` or `=-N` then spins on forever); this steps one
+//!   character, and width functions skip undecodable bytes.
+//! - Regexes are POSIX extended, matched leftmost-longest by our own engine. Back-references
+//!   inside a pattern (`(a)\1`) are not supported: the pattern fails to compile, so `s/` leaves
+//!   the text unchanged and `m/r` is false, where glibc would match. Groups inside an ambiguous
+//!   alternation may capture differently from glibc; character classes use Unicode properties
+//!   beyond ASCII.
+//! - `c:` knows tmux's numbered and named colours and `#rrggbb`, not the X11 colour names.
+//! - Time names and `%c`/`%x`/`%X` are the C locale's; `t:` of a name that only exists in
+//!   the environment formats it, where tmux ignores environment variables for `t:`.
+//! - A `#` that ends the text inside `#{...}` makes tmux read past the string; here the
+//!   `#{...}` is unterminated.
 
 use crate::term::width_table::{char_width, tmux_discards};
 use std::cell::Cell;

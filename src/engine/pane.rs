@@ -139,7 +139,11 @@ impl Pane {
         let mut scratch = Vec::new();
         let mut actions = Vec::new();
         self.scanner.scan(data, |piece| match piece {
-            Piece::Output(bytes) => feed_processed(term, termios, bytes, &mut scratch),
+            Piece::Output(bytes) => {
+                // The line discipline follows the cursor column, as Linux does for tab erase.
+                ldisc.program_output(termios, bytes);
+                feed_processed(term, termios, bytes, &mut scratch)
+            }
             Piece::Event(ShimEvent::Termios(t)) => {
                 ldisc.set_termios(termios, &t, &mut actions);
                 *termios = t;
