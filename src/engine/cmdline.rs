@@ -44,6 +44,14 @@
 //!   `wctomb` does (old five- and six-byte forms included) and rejects surrogates.
 //! - A flag that takes a value may end the arguments without one (tmux 3.3a treats every such
 //!   flag as optional there): [`Args::has`] is true and [`Args::get`] gives no new value.
+//! - Limits are tmux's: its parser stack holds 9999 symbols, so about 3332 nested blocks,
+//!   4998 nested `%if` lines or 9997 arguments of one command fail with `yacc stack
+//!   overflow`, at the same token as in tmux. Nesting is kept in an explicit stack, not in
+//!   native recursion, and dropping a [`Command`] is iterative, so any input tmux accepts
+//!   needs little native stack.
+//! - A `{ }` block is an [`Arg::Commands`], parsed (and expanded) with the text around it, as
+//!   in tmux; a command that accepts one at a position says so in its [`ArgSpec`], elsewhere
+//!   it is an error, as in tmux.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -86,6 +94,7 @@ impl From<&str> for Arg {
 }
 
 /// One parsed command: its arguments, the first being the command name, and its line.
+/// (It implements `Drop`; take its arguments with `std::mem::take(&mut cmd.argv)`.)
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Command {
     pub argv: Vec<Arg>,
@@ -173,6 +182,9 @@ pub fn format_true(s: &str) -> bool {
     !s.is_empty() && s != "0"
 }
 
+/// Looks up a name: an environment variable, or a user's home directory.
+pub type Lookup<'a> = &'a dyn Fn(&str) -> Option<String>;
+
 /// Where command text comes from and what its expansions see.
 pub struct ParseInput<'a> {
     /// The file name for error messages; `None` for a command string.
@@ -180,13 +192,13 @@ pub struct ParseInput<'a> {
     /// The number of the first line (tmux uses 1 for files).
     pub line: usize,
     /// The global environment, for `$NAME`, `${NAME}` and `~` (through `HOME`).
-    pub env: &'a dyn Fn(&str) -> Option<String>,
+    pub env: Lookup<'a>,
     /// The current user's home directory from the password database, used by `~` when the
     /// environment has no non-empty `HOME`.
     pub home: Option<&'a str>,
     /// Home directories of other users, for `~user`; without it `~user` is an error, as an
     /// unknown user is in tmux.
-    pub user_home: Option<&'a dyn Fn(&str) -> Option<String>>,
+    pub user_home: Option<Lookup<'a>>,
     /// Expands an `%if`/`%elif` format and tests it; [`format_true`] is tmux's test.
     pub cond: &'a dyn Fn(&str) -> bool,
     /// Parse only (`source-file -n`): assignments are not made, so later `$NAME`s do not see
@@ -828,7 +840,9 @@ impl<'a, 'i> Lexer<'a, 'i> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Parser: cmd-parse.y's grammar by recursive descent, with its actions at the same moments.
+// Parser: cmd-parse.y's grammar, top down, with its actions at the same moments. The rules in
+// progress are `Frame`s on an explicit stack; `step` runs the top one until it needs another
+// rule (`Step::Call`) or finishes (`Step::Return`).
 //
 // tmux's parser is an LR parser whose stack holds at most STACK_MAX symbols; deeper input
 // fails with `yacc stack overflow`. `depth` follows that stack: every shifted token and every
@@ -1049,7 +1063,11 @@ impl Parser<'_, '_> {
                     }
                     (StatementAt::Done, Some(r)) => {
                         self.depth = base + 1;
-                        let cmds = if self.in_scope() { r.cmds() } else { Vec::new() };
+                        let cmds = if self.in_scope() {
+                            r.cmds()
+                        } else {
+                            Vec::new()
+                        };
                         Ok(Step::Return(Ret::Cmds(cmds)))
                     }
                     (_, None) => unreachable!("statement resumed without a result"),
@@ -1126,7 +1144,11 @@ impl Parser<'_, '_> {
                 Ok(Step::Call(Frame::statement(self.depth)))
             }
 
-            Frame::Command { base, argv, started } => {
+            Frame::Command {
+                base,
+                argv,
+                started,
+            } => {
                 let base = *base;
                 if let Some(r) = ret {
                     argv.push(Arg::Commands(r.cmds()));
@@ -1394,7 +1416,6 @@ impl Ret {
         }
     }
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // Flags: tmux's args_parse.

@@ -59,10 +59,10 @@ pub fn capture(
             Some(LineSpec::Edge) => edge,
             None | Some(LineSpec::Invalid) => fallback,
             Some(LineSpec::Line(n)) => {
-                if n < 0 && -n > hsize {
+                if n < 0 && n.unsigned_abs() > hsize as u64 {
                     0
                 } else {
-                    (hsize + n).min(last)
+                    hsize.saturating_add(n).min(last)
                 }
             }
         }

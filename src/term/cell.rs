@@ -1,10 +1,15 @@
 //! Cells, styles and the per-screen tables they index.
 //!
-//! A [`Cell`] is six bytes: a 32-bit character word and a 16-bit index into the screen's
-//! [`Palette`] of [`Style`]s. The character word holds a Unicode scalar value, or an index into
-//! the screen's [`Graphemes`] table when the cell holds more than one code point (a base
-//! character with combining marks, or a ZWJ sequence). Two flag bits mark a wide character and
-//! the padding cell that follows one, as tmux's grid does.
+//! A [`Cell`] is six bytes: a 32-bit character word and a 16-bit field that, with seven spare
+//! bits of the word, indexes the screen's [`Palette`] of [`Style`]s (a [`StyleId`] of 23 bits).
+//! The character holds a Unicode scalar value, or an index into the screen's [`Graphemes`]
+//! table when the cell holds more than one code point (a base character with combining marks,
+//! or a ZWJ sequence). Flag bits mark a wide character and the padding cell that follows one,
+//! as tmux's grid does.
+//!
+//! Word layout: bits 0-20 the code point or grapheme index, 21-27 the style id's high bits,
+//! 28 unused, 29 padding, 30 interned, 31 wide. Eight million styles can be live at once, so
+//! even a screen and history where every cell has its own colour never runs out.
 //!
 //! Invariants:
 //! - palette index 0 is always [`Style::DEFAULT`], so a zeroed style field means "default";
@@ -12,6 +17,9 @@
 //! - a grapheme index is only ever stored with [`Cell::INTERNED`] set.
 
 use std::collections::HashMap;
+
+/// An index into a screen's [`Palette`] (23 bits).
+pub type StyleId = u32;
 
 /// One screen cell: a character word and a palette index (6 bytes, 2-byte aligned).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -30,7 +38,11 @@ impl Cell {
     pub const INTERNED: u32 = 1 << 30;
     /// The right half of a wide character: never printed.
     pub const PADDING: u32 = 1 << 29;
-    const VALUE_MASK: u32 = (1 << 29) - 1;
+    const VALUE_MASK: u32 = (1 << 21) - 1;
+    const STYLE_HIGH_SHIFT: u32 = 21;
+    const STYLE_HIGH_MASK: u32 = 0x7f << Self::STYLE_HIGH_SHIFT;
+    /// Largest style id a cell can hold, plus one.
+    pub const STYLE_LIMIT: usize = 1 << 23;
 
     /// A blank cell in the default style (tmux's cleared cell).
     pub const BLANK: Cell = Cell::new(b' ' as u32, 0);
@@ -38,33 +50,44 @@ impl Cell {
     pub const PAD: Cell = Cell::new(Cell::PADDING, 0);
 
     #[inline]
-    pub const fn new(word: u32, style: u16) -> Cell {
+    pub const fn new(word: u32, style: StyleId) -> Cell {
+        let raw = (word & !Self::STYLE_HIGH_MASK)
+            | ((style >> 16) << Self::STYLE_HIGH_SHIFT) & Self::STYLE_HIGH_MASK;
+        Cell::from_raw(raw, style as u16)
+    }
+
+    /// A cell from its stored form (see [`Cell::raw`]).
+    #[inline]
+    pub const fn from_raw(raw: u32, style_low: u16) -> Cell {
         Cell {
-            ch_lo: word as u16,
-            ch_hi: (word >> 16) as u16,
-            style,
+            ch_lo: raw as u16,
+            ch_hi: (raw >> 16) as u16,
+            style: style_low,
         }
+    }
+
+    /// The stored form: the whole 32-bit word (style high bits included) and the low 16 bits
+    /// of the style id.
+    #[inline]
+    pub const fn raw(self) -> (u32, u16) {
+        ((self.ch_hi as u32) << 16 | self.ch_lo as u32, self.style)
     }
 
     /// A blank cell whose background is that of `style` (an erase with a coloured background).
     #[inline]
-    pub const fn blank(style: u16) -> Cell {
+    pub const fn blank(style: StyleId) -> Cell {
         Cell::new(b' ' as u32, style)
     }
 
+    /// The character word: code point or grapheme index, and flags.
     #[inline]
     pub const fn word(self) -> u32 {
-        (self.ch_hi as u32) << 16 | self.ch_lo as u32
+        self.raw().0 & !Self::STYLE_HIGH_MASK
     }
 
     #[inline]
-    pub const fn style(self) -> u16 {
-        self.style
-    }
-
-    #[inline]
-    pub fn set_style(&mut self, style: u16) {
-        self.style = style;
+    pub const fn style(self) -> StyleId {
+        (self.raw().0 & Self::STYLE_HIGH_MASK) >> Self::STYLE_HIGH_SHIFT << 16 | self.style as u32
     }
 
     /// The code point or grapheme index, without flags.
@@ -182,16 +205,15 @@ const PALETTE_LINEAR_LIMIT: usize = 32;
 
 /// The per-screen table of distinct styles; cells hold 16-bit indices into it.
 ///
-/// The index for lookups is an open-addressed table of `u16` (2 bytes a slot, at most half
-/// full) rather than a map from style to index, which took four times the memory on the agent
-/// traces. When the table fills, or grows well past what the screen uses, the owner compacts it
+/// The index for lookups is an open-addressed table of style ids (at most half full) rather
+/// than a map from style to index, which took twice the memory on the agent traces. When the table fills, or grows well past what the screen uses, the owner compacts it
 /// ([`Palette::retain`]) by renumbering the styles still in use, so a cell never shows a style
 /// that is not its own.
 #[derive(Clone, Debug)]
 pub struct Palette {
     styles: Vec<Style>,
-    /// Open-addressed index: style indices (0 = empty slot), empty while the palette is small.
-    slots: Vec<u16>,
+    /// Open-addressed index: style ids (0 = empty slot), empty while the palette is small.
+    slots: Vec<StyleId>,
 }
 
 impl Default for Palette {
@@ -212,10 +234,10 @@ fn style_hash(s: &Style) -> usize {
 }
 
 impl Palette {
-    pub const CAPACITY: usize = u16::MAX as usize + 1;
+    pub const CAPACITY: usize = Cell::STYLE_LIMIT;
 
     #[inline]
-    pub fn get(&self, index: u16) -> &Style {
+    pub fn get(&self, index: StyleId) -> &Style {
         &self.styles[index as usize]
     }
 
@@ -244,12 +266,12 @@ impl Palette {
         }
     }
 
-    fn find(&self, style: &Style) -> Option<u16> {
+    fn find(&self, style: &Style) -> Option<StyleId> {
         if self.slots.is_empty() {
             self.styles
                 .iter()
                 .position(|s| s == style)
-                .map(|i| i as u16)
+                .map(|i| i as StyleId)
         } else {
             match self.slots[self.slot_of(style)] {
                 0 => None,
@@ -269,13 +291,13 @@ impl Palette {
         self.slots = vec![0; n];
         for i in 1..self.styles.len() {
             let slot = self.slot_of(&self.styles[i]);
-            self.slots[slot] = i as u16;
+            self.slots[slot] = i as StyleId;
         }
     }
 
     /// The index of `style`, adding it if new. `None` when the palette is full and the style is
     /// not in it: the caller compacts and asks again.
-    pub fn intern(&mut self, style: &Style) -> Option<u16> {
+    pub fn intern(&mut self, style: &Style) -> Option<StyleId> {
         if *style == Style::DEFAULT {
             return Some(0);
         }
@@ -285,7 +307,7 @@ impl Palette {
         if self.is_full() {
             return None;
         }
-        let i = self.styles.len() as u16;
+        let i = self.styles.len() as StyleId;
         self.styles.push(*style);
         if self.slots.len() < 2 * self.styles.len() {
             self.rebuild_index();
@@ -298,13 +320,13 @@ impl Palette {
 
     /// Keeps only the styles marked in `used` (indexed by old index) and returns the map from
     /// old to new index. Index 0 (the default style) always survives.
-    pub fn retain(&mut self, used: &[bool]) -> Vec<u16> {
-        let mut remap = vec![0u16; self.styles.len()];
+    pub fn retain(&mut self, used: &[bool]) -> Vec<StyleId> {
+        let mut remap = vec![0 as StyleId; self.styles.len()];
         let old = std::mem::take(&mut self.styles);
         self.styles.push(Style::DEFAULT);
         for (i, style) in old.into_iter().enumerate().skip(1) {
             if used.get(i).copied().unwrap_or(false) {
-                remap[i] = self.styles.len() as u16;
+                remap[i] = self.styles.len() as StyleId;
                 self.styles.push(style);
             }
         }
@@ -315,7 +337,8 @@ impl Palette {
 
     /// Heap bytes held, spare capacity included.
     pub fn heap_bytes(&self) -> usize {
-        self.styles.capacity() * std::mem::size_of::<Style>() + self.slots.capacity() * 2
+        self.styles.capacity() * std::mem::size_of::<Style>()
+            + self.slots.capacity() * std::mem::size_of::<StyleId>()
     }
 }
 
@@ -328,8 +351,8 @@ pub struct Graphemes {
 }
 
 impl Graphemes {
-    /// More graphemes than this and the owner compacts the table before adding one.
-    pub const CAPACITY: usize = 1 << 16;
+    /// As many graphemes as a cell can name; the owner compacts the table before it fills.
+    pub const CAPACITY: usize = 1 << 21;
 
     pub fn get(&self, index: u32) -> &str {
         self.strings.get(index as usize).map_or("\u{fffd}", |s| s)

@@ -7,10 +7,14 @@
 //! grid-view.c closely, including what they do to `used`/`size` and to wrap flags, because
 //! capture output (`-J`, `-N`, `-e`) depends on those details.
 //!
+//! Counts are unsigned and wrap exactly where tmux's `u_int` arithmetic wraps (a region edit
+//! can ask to clear a "negative" number of lines, which tmux's range checks then turn into
+//! doing nothing but clearing a wrap flag); such spots use explicit wrapping operations.
+//!
 //! Invariants: `rows.len() == hsize + sy`; `hscrolled <= hsize`; a row never stores cells past
 //! its `size`. Background colours arrive as palette indices of an erase style (0 = default).
 
-use super::cell::Cell;
+use super::cell::{Cell, StyleId};
 use super::row::Row;
 
 #[derive(Clone, Debug)]
@@ -84,7 +88,7 @@ impl Grid {
     }
 
     /// Extends a line's `size` to cover `want` cells, rounding up as tmux does.
-    fn expand_line(&mut self, y: u32, want: u32, bg: u16) {
+    fn expand_line(&mut self, y: u32, want: u32, bg: StyleId) {
         let sx = self.sx;
         let row = self.row_mut(y);
         let size = row.size as u32;
@@ -108,7 +112,7 @@ impl Grid {
     }
 
     /// Empties a line; with a coloured background it is filled with that colour.
-    pub fn empty_line(&mut self, y: u32, bg: u16) {
+    pub fn empty_line(&mut self, y: u32, bg: StyleId) {
         self.row_mut(y).clear();
         if bg != 0 {
             let sx = self.sx;
@@ -142,7 +146,7 @@ impl Grid {
     }
 
     /// Writes a run of ASCII characters in one style (tmux's `grid_set_cells`).
-    pub fn set_ascii(&mut self, x: u32, y: u32, style: u16, text: &[u8]) {
+    pub fn set_ascii(&mut self, x: u32, y: u32, style: StyleId, text: &[u8]) {
         let cells = text.iter().map(|&b| Cell::new(b as u32, style));
         self.write_cells(x, y, cells);
     }
@@ -165,12 +169,12 @@ impl Grid {
         row.write(x as usize, cells);
     }
 
-    fn clear_cell(&mut self, x: u32, y: u32, bg: u16) {
+    fn clear_cell(&mut self, x: u32, y: u32, bg: StyleId) {
         self.row_mut(y).set(x as usize, Cell::blank(bg));
     }
 
     /// Clears a rectangle (absolute rows).
-    pub fn clear(&mut self, px: u32, py: u32, nx: u32, ny: u32, bg: u16) {
+    pub fn clear(&mut self, px: u32, py: u32, nx: u32, ny: u32, bg: StyleId) {
         if nx == 0 || ny == 0 {
             return;
         }
@@ -178,32 +182,35 @@ impl Grid {
             self.clear_lines(py, ny, bg);
             return;
         }
-        if !self.in_range(py) || !self.in_range(py + ny - 1) {
+        let end = py.wrapping_add(ny);
+        if !self.in_range(py) || !self.in_range(end.wrapping_sub(1)) {
             return;
         }
-        for y in py..py + ny {
+        for y in py..end {
             let size = self.sx.min(self.row(y).size as u32);
             let mut ox = nx;
             if bg == 0 {
                 if px > size {
                     continue;
                 }
-                if px + nx > size {
+                if px.wrapping_add(nx) > size {
                     ox = size - px;
                 }
             }
-            self.expand_line(y, px + ox, 0);
-            for x in px..px + ox {
+            let stop = px.wrapping_add(ox);
+            self.expand_line(y, stop, 0);
+            for x in px..stop {
                 self.clear_cell(x, y, bg);
             }
         }
     }
 
-    pub fn clear_lines(&mut self, py: u32, ny: u32, bg: u16) {
-        if ny == 0 || !self.in_range(py) || !self.in_range(py + ny - 1) {
+    pub fn clear_lines(&mut self, py: u32, ny: u32, bg: StyleId) {
+        let end = py.wrapping_add(ny);
+        if ny == 0 || !self.in_range(py) || !self.in_range(end.wrapping_sub(1)) {
             return;
         }
-        for y in py..py + ny {
+        for y in py..end {
             self.empty_line(y, bg);
         }
         if py != 0 {
@@ -212,14 +219,14 @@ impl Grid {
     }
 
     /// Moves `ny` lines from `py` to `dy`, emptying the lines left behind.
-    pub fn move_lines(&mut self, dy: u32, py: u32, ny: u32, bg: u16) {
+    pub fn move_lines(&mut self, dy: u32, py: u32, ny: u32, bg: StyleId) {
         if ny == 0 || py == dy {
             return;
         }
         if !self.in_range(py)
-            || !self.in_range(py + ny - 1)
+            || !self.in_range(py.wrapping_add(ny).wrapping_sub(1))
             || !self.in_range(dy)
-            || !self.in_range(dy + ny - 1)
+            || !self.in_range(dy.wrapping_add(ny).wrapping_sub(1))
         {
             return;
         }
@@ -243,7 +250,7 @@ impl Grid {
     }
 
     /// Moves `nx` cells of a line from `px` to `dx`, clearing the cells left behind.
-    pub fn move_cells(&mut self, dx: u32, px: u32, py: u32, nx: u32, bg: u16) {
+    pub fn move_cells(&mut self, dx: u32, px: u32, py: u32, nx: u32, bg: StyleId) {
         if nx == 0 || px == dx || !self.in_range(py) {
             return;
         }
@@ -280,7 +287,7 @@ impl Grid {
     }
 
     /// Scrolls the whole screen up one line into the history.
-    pub fn scroll_history(&mut self, bg: u16) {
+    pub fn scroll_history(&mut self, bg: StyleId) {
         self.rows.push(Row::new());
         let y = self.total();
         self.empty_line(y, bg);
@@ -290,7 +297,7 @@ impl Grid {
     }
 
     /// Scrolls a region up, moving its top line into the history.
-    fn scroll_history_region(&mut self, upper: u32, lower: u32, bg: u16) {
+    fn scroll_history_region(&mut self, upper: u32, lower: u32, bg: StyleId) {
         let line = self.rows.remove(upper as usize);
         self.rows.insert(self.hsize as usize, line);
         self.rows.insert(lower as usize + 1, Row::new());
@@ -305,6 +312,7 @@ impl Grid {
         self.hscrolled = 0;
         self.hsize = 0;
         self.unpacked_history = 0;
+        self.rows.shrink_to_fit();
     }
 
     /// Removes `ny` lines from the bottom of the history (the visible rows move up over them).
@@ -324,12 +332,12 @@ impl Grid {
 
     // ---- visible-coordinate operations (grid-view.c) ----
 
-    pub fn view_clear(&mut self, px: u32, py: u32, nx: u32, ny: u32, bg: u16) {
+    pub fn view_clear(&mut self, px: u32, py: u32, nx: u32, ny: u32, bg: StyleId) {
         self.clear(px, self.hsize + py, nx, ny, bg);
     }
 
     /// Pushes the used part of the screen into history (a clear with scroll-on-clear).
-    pub fn view_clear_history(&mut self, bg: u16) {
+    pub fn view_clear_history(&mut self, bg: StyleId) {
         let last = (0..self.sy)
             .filter(|&y| self.view_row(y).used != 0)
             .map(|y| y + 1)
@@ -349,7 +357,7 @@ impl Grid {
         self.hscrolled = 0;
     }
 
-    pub fn view_scroll_region_up(&mut self, rupper: u32, rlower: u32, bg: u16) {
+    pub fn view_scroll_region_up(&mut self, rupper: u32, rlower: u32, bg: StyleId) {
         if self.history {
             self.collect_history();
             if rupper == 0 && rlower == self.sy - 1 {
@@ -364,41 +372,42 @@ impl Grid {
         }
     }
 
-    pub fn view_scroll_region_down(&mut self, rupper: u32, rlower: u32, bg: u16) {
+    pub fn view_scroll_region_down(&mut self, rupper: u32, rlower: u32, bg: StyleId) {
         let h = self.hsize;
         self.move_lines(h + rupper + 1, h + rupper, rlower - rupper, bg);
     }
 
-    pub fn view_insert_lines(&mut self, py: u32, ny: u32, bg: u16) {
+    pub fn view_insert_lines(&mut self, py: u32, ny: u32, bg: StyleId) {
         let h = self.hsize;
         let (py, sy) = (h + py, h + self.sy);
         self.move_lines(py + ny, py, sy - py - ny, bg);
     }
 
-    pub fn view_insert_lines_region(&mut self, rlower: u32, py: u32, ny: u32, bg: u16) {
+    pub fn view_insert_lines_region(&mut self, rlower: u32, py: u32, ny: u32, bg: StyleId) {
         let h = self.hsize;
         let (rlower, py) = (h + rlower, h + py);
         let ny2 = rlower + 1 - py - ny;
         self.move_lines(rlower + 1 - ny2, py, ny2, bg);
-        self.clear(0, py + ny2, self.sx, ny - ny2, bg);
+        self.clear(0, py + ny2, self.sx, ny.wrapping_sub(ny2), bg);
     }
 
-    pub fn view_delete_lines(&mut self, py: u32, ny: u32, bg: u16) {
+    pub fn view_delete_lines(&mut self, py: u32, ny: u32, bg: StyleId) {
         let h = self.hsize;
         let (py, sy) = (h + py, h + self.sy);
         self.move_lines(py, py + ny, sy - py - ny, bg);
-        self.clear(0, sy - ny, self.sx, py + ny - (sy - ny), bg);
+        let n = (py + ny).wrapping_sub(sy - ny);
+        self.clear(0, sy - ny, self.sx, n, bg);
     }
 
-    pub fn view_delete_lines_region(&mut self, rlower: u32, py: u32, ny: u32, bg: u16) {
+    pub fn view_delete_lines_region(&mut self, rlower: u32, py: u32, ny: u32, bg: StyleId) {
         let h = self.hsize;
         let (rlower, py) = (h + rlower, h + py);
         let ny2 = rlower + 1 - py - ny;
         self.move_lines(py, py + ny, ny2, bg);
-        self.clear(0, py + ny2, self.sx, ny - ny2, bg);
+        self.clear(0, py + ny2, self.sx, ny.wrapping_sub(ny2), bg);
     }
 
-    pub fn view_insert_cells(&mut self, px: u32, py: u32, nx: u32, bg: u16) {
+    pub fn view_insert_cells(&mut self, px: u32, py: u32, nx: u32, bg: StyleId) {
         let (py, sx) = (self.hsize + py, self.sx);
         if px + 1 >= sx {
             self.clear(px, py, 1, 1, bg);
@@ -407,10 +416,10 @@ impl Grid {
         }
     }
 
-    pub fn view_delete_cells(&mut self, px: u32, py: u32, nx: u32, bg: u16) {
+    pub fn view_delete_cells(&mut self, px: u32, py: u32, nx: u32, bg: StyleId) {
         let (py, sx) = (self.hsize + py, self.sx);
         self.move_cells(px, px + nx, py, sx - px - nx, bg);
-        self.clear(sx - nx, py, px + nx - (sx - nx), 1, bg);
+        self.clear(sx - nx, py, (px + nx).wrapping_sub(sx - nx), 1, bg);
     }
 
     // ---- reflow (grid_reflow) ----
@@ -469,14 +478,16 @@ impl Grid {
             }
             y += 1;
         }
+        // tmux walks past the last line here when it is wrapped; stop at it instead.
+        let last = self.total() - 1;
         let mut wx = wx;
         if wx == u32::MAX {
-            while self.row(y).wrapped {
+            while y < last && self.row(y).wrapped {
                 y += 1;
             }
             wx = self.row(y).used as u32;
         } else {
-            while self.row(y).wrapped {
+            while y < last && self.row(y).wrapped {
                 if wx < self.row(y).used as u32 {
                     break;
                 }
@@ -485,6 +496,15 @@ impl Grid {
             }
         }
         (wx, y)
+    }
+
+    /// Marks every history row for packing (after a resize moved rows in and out of history).
+    pub fn mark_history_unpacked(&mut self) {
+        self.unpacked_history = self.hsize;
+        // A grid that shrank (smaller size, cleared history) gives its spare row slots back.
+        if self.rows.capacity() > 2 * self.rows.len() + 64 {
+            self.rows.shrink_to_fit();
+        }
     }
 
     /// Packs every row except `keep` (an absolute index), limiting the work to the visible rows

@@ -83,6 +83,7 @@ impl Terminal {
         let old_rows = self.screen.sy();
         self.screen.resize(cols, old_rows, reflow);
         self.screen.resize(cols, rows, reflow);
+        self.screen.grid.mark_history_unpacked();
         self.screen.end_write();
     }
 
@@ -235,5 +236,21 @@ mod tests {
         assert!(g.view_row(0).is_packed());
         assert!(g.view_row(1).is_packed());
         assert!(!g.view_row(2).is_packed());
+    }
+}
+
+#[cfg(test)]
+mod hostile_regressions {
+    use super::*;
+
+    #[test]
+    fn bare_delete_line_does_not_overflow() {
+        let mut t = Terminal::new(80, 24, 2000);
+        t.feed(b"\x1b[M\x1b[L");
+        let mut t = Terminal::new(80, 24, 2000);
+        t.feed(b"\xc8\x32\x4d\x3b\x3b\x1b\x5b\x4d");
+        let mut t = Terminal::new(80, 24, 2000);
+        t.feed(b"\x1b[?1049h\x1b[11Hhello");
+        t.resize(80, 5);
     }
 }

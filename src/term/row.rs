@@ -25,7 +25,7 @@
 //! exactly the cells that were packed; while a row is expanded its cells are the truth and
 //! `changed` says whether they still equal the packed bytes beside them.
 
-use super::cell::Cell;
+use super::cell::{Cell, StyleId};
 
 /// The cells of a row open for writing.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -301,14 +301,15 @@ fn get_varint(bytes: &[u8], at: &mut usize) -> usize {
 }
 
 fn put_cell(out: &mut Vec<u8>, c: Cell) {
-    out.extend_from_slice(&c.word().to_le_bytes());
-    out.extend_from_slice(&c.style().to_le_bytes());
+    let (raw, style_low) = c.raw();
+    out.extend_from_slice(&raw.to_le_bytes());
+    out.extend_from_slice(&style_low.to_le_bytes());
 }
 
 fn get_cell(bytes: &[u8], at: usize) -> Cell {
-    let word = u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
-    let style = u16::from_le_bytes([bytes[at + 4], bytes[at + 5]]);
-    Cell::new(word, style)
+    let raw = u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+    let style_low = u16::from_le_bytes([bytes[at + 4], bytes[at + 5]]);
+    Cell::from_raw(raw, style_low)
 }
 
 fn put_header(out: &mut Vec<u8>, op: u8, len: usize) {
@@ -407,7 +408,7 @@ fn packed_len(bytes: &[u8]) -> usize {
 
 /// One segment of a packed row.
 enum Segment<'a> {
-    Ascii(u16, &'a [u8]),
+    Ascii(StyleId, &'a [u8]),
     Repeat(Cell, usize),
     Raw(&'a [u8]),
 }
@@ -465,14 +466,14 @@ impl<'a> Iterator for Segments<'a> {
         let (op, count) = get_header(b, &mut self.at);
         Some(match op {
             OP_ASCII => {
-                let style = get_varint(b, &mut self.at) as u16;
+                let style = get_varint(b, &mut self.at) as StyleId;
                 let at = self.at;
                 self.at += count;
                 Segment::Ascii(style, &b[at..at + count])
             }
             OP_REPEAT => {
                 let word = get_varint(b, &mut self.at) as u32;
-                let style = get_varint(b, &mut self.at) as u16;
+                let style = get_varint(b, &mut self.at) as StyleId;
                 Segment::Repeat(Cell::new(word, style), count)
             }
             _ => {

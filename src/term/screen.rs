@@ -6,12 +6,14 @@
 //! home position pushes the screen into history; DECSTBM homes the cursor ignoring origin mode;
 //! the alternate screen is a saved copy of the visible rows, not a second grid), it is kept.
 //!
-//! Invariants: `cx <= sx` (`cx == sx` is the pending-wrap position), `cy < sy`,
+//! Invariants: `cx <= sx` (`cx == sx` is the pending-wrap position) except after a resize
+//! without reflow (alternate screen), where tmux too leaves the cursor where it was until it
+//! next moves; `cy < sy`;
 //! `rupper < rlower < sy` (or both 0 on a one-line screen); `saved` is `Some` exactly while the
 //! alternate screen is on. Colours passed in are tmux colour numbers; they are interned into the
 //! palette here.
 
-use super::cell::{colour, Cell, Graphemes, Palette, Style};
+use super::cell::{colour, Cell, Graphemes, Palette, Style, StyleId};
 use super::grid::Grid;
 
 /// Mode bits, numbered as tmux numbers them.
@@ -63,9 +65,10 @@ pub struct Screen {
     pub graphemes: Graphemes,
     /// A zero width joiner was written: the next character joins the previous cell.
     zwj: bool,
-    pen_cache: Option<(Style, u16)>,
-    /// The palette is compacted when a write leaves it this large.
+    pen_cache: Option<(Style, StyleId)>,
+    /// The palette and grapheme table are compacted when a write leaves them this large.
     compact_at: usize,
+    graphemes_compact_at: usize,
 }
 
 /// Below this many styles the palette is never compacted for size (only when full).
@@ -76,7 +79,7 @@ const TITLE_STACK_LIMIT: usize = 32;
 
 impl Screen {
     pub fn new(sx: u32, sy: u32, hlimit: u32) -> Screen {
-        let (sx, sy) = (sx.max(1), sy.max(1));
+        let (sx, sy) = (sx.clamp(1, u16::MAX as u32), sy.max(1));
         let mut s = Screen {
             grid: Grid::new(sx, sy, hlimit),
             cx: 0,
@@ -99,6 +102,7 @@ impl Screen {
             zwj: false,
             pen_cache: None,
             compact_at: PALETTE_COMPACT_MIN,
+            graphemes_compact_at: PALETTE_COMPACT_MIN,
         };
         s.reset_tabs();
         s
@@ -168,16 +172,19 @@ impl Screen {
         // Programs that draw gradients or change colours all the time leave styles behind that
         // no cell uses any more: renumber once the palette has doubled, which bounds it to twice
         // the styles in use at a cost that is linear in the cells, amortised over the growth.
-        if self.palette.len() >= self.compact_at {
+        if self.palette.len() >= self.compact_at
+            || self.graphemes.len() >= self.graphemes_compact_at
+        {
             self.compact_tables();
             self.compact_at = (2 * self.palette.len()).max(PALETTE_COMPACT_MIN);
+            self.graphemes_compact_at = (2 * self.graphemes.len()).max(PALETTE_COMPACT_MIN);
         }
     }
 
     // ---- styles ----
 
     /// Palette index of `style`, compacting the palette if it is full.
-    pub fn style_index(&mut self, style: &Style) -> u16 {
+    pub fn style_index(&mut self, style: &Style) -> StyleId {
         if let Some((s, i)) = self.pen_cache {
             if s == *style {
                 return i;
@@ -194,7 +201,7 @@ impl Screen {
         i
     }
 
-    fn erase_style(&mut self, bg: u32) -> u16 {
+    fn erase_style(&mut self, bg: u32) -> StyleId {
         if bg == colour::DEFAULT {
             0
         } else {
@@ -242,7 +249,7 @@ impl Screen {
         });
     }
 
-    fn is_default_style(&self, style: u16) -> bool {
+    fn is_default_style(&self, style: StyleId) -> bool {
         let s = self.palette.get(style);
         s.fg == colour::DEFAULT && s.bg == colour::DEFAULT && s.attr == 0
     }
@@ -376,7 +383,7 @@ impl Screen {
         self.linefeed_styled(wrapped, bg);
     }
 
-    fn linefeed_styled(&mut self, wrapped: bool, bg: u16) {
+    fn linefeed_styled(&mut self, wrapped: bool, bg: StyleId) {
         if wrapped {
             let cy = self.cy;
             self.grid.view_row_mut(cy).wrapped = true;
@@ -605,7 +612,7 @@ impl Screen {
 
     /// Writes printable ASCII in one style, as tmux's collected writes do (autowrap on, insert
     /// mode off, no DEC graphics).
-    pub fn write_ascii(&mut self, style: u16, mut text: &[u8]) {
+    pub fn write_ascii(&mut self, style: StyleId, mut text: &[u8]) {
         let sx = self.sx();
         while !text.is_empty() {
             if self.cx > sx - 1 {
@@ -620,7 +627,7 @@ impl Screen {
 
     /// Writes `n` copies of a narrow (width 1) character. With autowrap on and insert mode off
     /// this is exactly what writing them one by one does, as one fill per line.
-    pub fn write_narrow(&mut self, ch: char, style: u16, n: usize) {
+    pub fn write_narrow(&mut self, ch: char, style: StyleId, n: usize) {
         if self.zwj || self.mode & mode::WRAP == 0 || self.mode & mode::INSERT != 0 {
             for _ in 0..n {
                 self.write_cell(ch, 1, style);
@@ -637,14 +644,18 @@ impl Screen {
             }
             let k = ((sx - self.cx) as usize).min(left);
             let (cx, y) = (self.cx, self.grid.hsize + self.cy);
-            self.clear_wide_left_of(cx, y);
+            // tmux writes these characters one by one (they are not collected like ASCII),
+            // so a wide character they cut in half is cleared the way a single write clears it.
+            if self.grid.get_cell(cx, y).is_padding() {
+                self.overwrite(Cell::PAD, 1);
+            }
             self.grid.fill(cx, y, cell, k as u32);
             self.finish_run(cx + k as u32, y);
             left -= k;
         }
     }
 
-    fn put_ascii_run(&mut self, style: u16, run: &[u8]) {
+    fn put_ascii_run(&mut self, style: StyleId, run: &[u8]) {
         let (cx, y) = (self.cx, self.grid.hsize + self.cy);
         self.clear_wide_left_of(cx, y);
         self.grid.set_ascii(cx, y, style, run);
@@ -689,7 +700,7 @@ impl Screen {
 
     /// Writes one character (tmux's `screen_write_cell`): a zero width character, or one after
     /// a zero width joiner, joins the previous cell; others take `width` (1 or 2) cells.
-    pub fn write_cell(&mut self, ch: char, width: u32, style: u16) {
+    pub fn write_cell(&mut self, ch: char, width: u32, style: StyleId) {
         if ch == '\u{200d}' {
             self.zwj = true;
             return;
@@ -948,6 +959,8 @@ impl Screen {
                 available = 0;
             }
             needed -= available;
+            // Rows pulled back from history leave as many unused rows at the end.
+            g.set_line_count(g.hsize + sy);
             for y in g.hsize + sy - needed..g.hsize + sy {
                 g.empty_line(y, 0);
             }
