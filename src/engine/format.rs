@@ -1371,11 +1371,7 @@ fn trim_left(s: &[u8], limit: u64) -> Vec<u8> {
             let (n, mut w, next) = leading_hashes(s, i);
             w = w.min(limit - width);
             if w != 0 {
-                if n == 1 {
-                    out.push(b'#');
-                } else {
-                    out.extend(std::iter::repeat_n(b'#', 2 * w as usize));
-                }
+                push_hashes(&mut out, n, w);
                 width += w;
             }
             i = next;
@@ -1433,11 +1429,7 @@ fn trim_right(s: &[u8], limit: u64) -> Vec<u8> {
                 }
             }
             if copy != 0 {
-                if n == 1 {
-                    out.push(b'#');
-                } else {
-                    out.extend(std::iter::repeat_n(b'#', 2 * copy as usize));
-                }
+                push_hashes(&mut out, n, copy);
             }
             width += w;
             i = next;
@@ -2694,5 +2686,15 @@ mod regex {
     struct Thread {
         pc: usize,
         caps: [usize; 20],
+    }
+}
+
+/// Writes the `#`s a run of `n` leading hashes of display width `w` stands for: a lone `#`
+/// stays one, a run of escaped ones is written doubled so it stays escaped.
+fn push_hashes(out: &mut Vec<u8>, n: usize, w: u64) {
+    if n == 1 {
+        out.push(b'#');
+    } else {
+        out.extend(std::iter::repeat_n(b'#', 2 * w as usize));
     }
 }

@@ -303,6 +303,12 @@ impl LineDiscipline {
             }
             self.echo_char(t, c);
         }
+        self.queue_marked(t, c);
+    }
+
+    /// Queues a character for the program; with PARMRK a literal 0xff is doubled, as Linux
+    /// marks it so it cannot be mistaken for a parity mark.
+    fn queue_marked(&mut self, t: &Termios, c: u8) {
         if c == 0xff && t.has_i(PARMRK) {
             self.queue(t, c);
         }
@@ -360,10 +366,7 @@ impl LineDiscipline {
                 self.echo_char(t, c);
             }
         }
-        if c == 0xff && t.has_i(PARMRK) {
-            self.queue(t, c);
-        }
-        self.queue(t, c);
+        self.queue_marked(t, c);
     }
 
     /// Canonical editing and line ends; false if `c` is an ordinary byte after all.

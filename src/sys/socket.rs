@@ -186,8 +186,7 @@ pub fn socketpair() -> io::Result<(OwnedFd, OwnedFd)> {
     Ok(unsafe { (owned(fds[0]), owned(fds[1])) })
 }
 
-/// Takes an exclusive lock on `path` (created if needed); `None` if another process holds it.
-pub fn try_lock(path: &Path) -> io::Result<Option<OwnedFd>> {
+fn lock_file(path: &Path) -> io::Result<OwnedFd> {
     use std::os::unix::fs::OpenOptionsExt;
     let file = std::fs::OpenOptions::new()
         .write(true)
@@ -196,29 +195,13 @@ pub fn try_lock(path: &Path) -> io::Result<Option<OwnedFd>> {
         .mode(0o600)
         .custom_flags(libc::O_CLOEXEC)
         .open(path)?;
-    let fd: OwnedFd = file.into();
-    // SAFETY: flock on an open descriptor.
-    if unsafe { libc::flock(fd.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } < 0 {
-        let e = io::Error::last_os_error();
-        if e.kind() == io::ErrorKind::WouldBlock {
-            return Ok(None);
-        }
-        return Err(e);
-    }
-    Ok(Some(fd))
+    Ok(file.into())
 }
 
-/// Waits for the lock on `path` (blocking).
+/// Takes an exclusive lock on `path` (created if needed), waiting for it: one client at a
+/// time starts a server.
 pub fn lock(path: &Path) -> io::Result<OwnedFd> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let file = std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .mode(0o600)
-        .custom_flags(libc::O_CLOEXEC)
-        .open(path)?;
-    let fd: OwnedFd = file.into();
+    let fd = lock_file(path)?;
     // SAFETY: flock on an open descriptor.
     cvt(unsafe { libc::flock(fd.as_raw_fd(), libc::LOCK_EX) })?;
     Ok(fd)

@@ -95,14 +95,7 @@ impl Grid {
         if want <= size {
             return;
         }
-        let mut n = want;
-        if n < sx / 4 {
-            n = sx / 4;
-        } else if n < sx / 2 {
-            n = sx / 2;
-        } else if sx > n {
-            n = sx;
-        }
+        let n = rounded_size(want, sx);
         if bg != 0 {
             for x in size..n {
                 row.set(x as usize, Cell::blank(bg));
@@ -528,6 +521,18 @@ impl Grid {
     }
 }
 
+/// How far tmux extends a line to hold `want` cells on a grid `sx` wide: a quarter, a half
+/// or the whole width, whichever first covers it.
+fn rounded_size(want: u32, sx: u32) -> u32 {
+    if want < sx / 4 {
+        sx / 4
+    } else if want < sx / 2 {
+        sx / 2
+    } else {
+        want.max(sx)
+    }
+}
+
 /// Working state of one reflow: source rows, which of them are consumed, and the new rows.
 struct Reflow {
     rows: Vec<Row>,
@@ -589,15 +594,7 @@ impl Reflow {
         let sx = self.sx;
         let row = &mut self.target[to];
         if x + 1 > row.size as u32 {
-            let mut n = x + 1;
-            if n < sx / 4 {
-                n = sx / 4;
-            } else if n < sx / 2 {
-                n = sx / 2;
-            } else if sx > n {
-                n = sx;
-            }
-            row.size = n.min(u16::MAX as u32) as u16;
+            row.size = rounded_size(x + 1, sx).min(u16::MAX as u32) as u16;
         }
         if x + 1 > row.used as u32 {
             row.used = (x + 1) as u16;

@@ -553,21 +553,11 @@ impl Parser {
     }
 
     fn intermediate(&mut self, b: u8) {
-        if self.interm_len == INTERM_LIMIT {
-            self.discard = true;
-        } else {
-            self.interm[self.interm_len] = b;
-            self.interm_len += 1;
-        }
+        self.discard |= !push_bounded(&mut self.interm, &mut self.interm_len, b);
     }
 
     fn parameter(&mut self, b: u8) {
-        if self.params_len == PARAM_LIMIT {
-            self.discard = true;
-        } else {
-            self.params[self.params_len] = b;
-            self.params_len += 1;
-        }
+        self.discard |= !push_bounded(&mut self.params, &mut self.params_len, b);
     }
 
     fn string_byte(&mut self, b: u8) {
@@ -1103,6 +1093,18 @@ impl Params<'_> {
         if let Some(n) = self.get(0, 1, 1) {
             f(n)
         }
+    }
+}
+
+/// Appends `b` to a fixed buffer; false when it is full (tmux then discards the sequence).
+fn push_bounded(buf: &mut [u8], len: &mut usize, b: u8) -> bool {
+    match buf.get_mut(*len) {
+        Some(slot) => {
+            *slot = b;
+            *len += 1;
+            true
+        }
+        None => false,
     }
 }
 
