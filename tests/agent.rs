@@ -59,8 +59,14 @@ fn claude_code_answers_under_zeropty_as_under_tmux() {
         "Claude Code is not installed; run ../shared/agents/setup_claude.sh (.ci/run does)"
     );
     let zeropty = demo(env!("CARGO_BIN_EXE_zeropty"));
-    assert!(zeropty.contains("All 7 tests pass"), "zeropty screen:\n{zeropty}");
-    assert!(zeropty.contains("There is no fsync"), "zeropty screen:\n{zeropty}");
+    assert!(
+        zeropty.contains("All 7 tests pass"),
+        "zeropty screen:\n{zeropty}"
+    );
+    assert!(
+        zeropty.contains("There is no fsync"),
+        "zeropty screen:\n{zeropty}"
+    );
     let tmux = demo("tmux");
     let (z, t) = (mask(&zeropty), mask(&tmux));
     assert_eq!(

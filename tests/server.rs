@@ -203,7 +203,14 @@ fn a_flood_of_output_is_read_completely() {
     let zp = Zp::new("flood");
     // 100 MB as fast as the program can write, then its last line.
     zp.ok(&[
-        "new-session", "-d", "-s", "f", "-x", "80", "-y", "10",
+        "new-session",
+        "-d",
+        "-s",
+        "f",
+        "-x",
+        "80",
+        "-y",
+        "10",
         "head -c 100000000 /dev/zero | tr '\\0' x; printf '\\nthe-end\\n'; sleep 100",
     ]);
     let deadline = Instant::now() + Duration::from_secs(60);
@@ -246,9 +253,17 @@ fn a_program_that_never_reads_blocks_nobody() {
 fn garbage_and_vanishing_clients_change_nothing() {
     let zp = Zp::new("garbage");
     zp.ok(&["new-session", "-d", "-s", "g", "cat"]);
-    let sock = zp.dir.join(format!("zeropty-{}", unsafe_uid())).join("default");
+    let sock = zp
+        .dir
+        .join(format!("zeropty-{}", unsafe_uid()))
+        .join("default");
     use std::io::Write;
-    for junk in [&b"\x00\xff{{{{\n"[..], b"{\"argv\":", b"[]\n", b"{\"argv\":[\"kill-ser"] {
+    for junk in [
+        &b"\x00\xff{{{{\n"[..],
+        b"{\"argv\":",
+        b"[]\n",
+        b"{\"argv\":[\"kill-ser",
+    ] {
         let mut s = std::os::unix::net::UnixStream::connect(&sock).unwrap();
         s.write_all(junk).unwrap();
         drop(s);
@@ -264,7 +279,10 @@ fn commands_inside_a_session_target_it() {
     zp.ok(&["new-session", "-d", "-s", "outer", "cat"]);
     let bin = env!("CARGO_BIN_EXE_zeropty");
     zp.ok(&[
-        "new-session", "-d", "-s", "inner",
+        "new-session",
+        "-d",
+        "-s",
+        "inner",
         &format!("{bin} display-message -p 'me=#{{session_name}}'; sleep 100"),
     ]);
     zp.wait_screen("inner", |s| s.contains("me=inner"));
@@ -272,7 +290,10 @@ fn commands_inside_a_session_target_it() {
 
 #[test]
 fn version_as_zeropty_and_as_tmux() {
-    let out = Command::new(env!("CARGO_BIN_EXE_zeropty")).arg("-V").output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_zeropty"))
+        .arg("-V")
+        .output()
+        .unwrap();
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
         format!("zeropty {}\n", env!("CARGO_PKG_VERSION"))
