@@ -201,7 +201,7 @@ impl Style {
 
 /// Linear search is faster than hashing while the palette is small; past this many entries a
 /// hash index is built. Agent screens use a few dozen styles.
-const PALETTE_LINEAR_LIMIT: usize = 32;
+const PALETTE_LINEAR_LIMIT: usize = 64;
 
 /// The per-screen table of distinct styles; cells hold 16-bit indices into it.
 ///
