@@ -33,7 +33,11 @@ impl Mux {
             .arg("-L")
             .arg(&self.label)
             .arg("-f/dev/null")
-            .args(args)
+            // Arguments may stand for raw bytes (see protocol::bytes_to_arg): pass the bytes.
+            .args(args.iter().map(|a| {
+                use std::os::unix::ffi::OsStringExt;
+                std::ffi::OsString::from_vec(zeropty::protocol::arg_to_bytes(a))
+            }))
             .env("TMUX_TMPDIR", &self.tmpdir)
             .env("ZEROPTY_TMPDIR", &self.tmpdir)
             .env_remove("TMUX")
@@ -154,7 +158,7 @@ fn formats_and_lists() {
             None,
             Some(&["list-sessions", "-F", "#{session_name} #{session_windows} #{window_width}x#{window_height} #{session_attached}"]),
             Some(&["list-sessions", "-F", "#{session_name}", "-f", "#{==:#{session_name},beta}"]),
-            Some(&["display-message", "-p", "-t", "alpha", "#{session_name}:#{window_index}.#{pane_index} #{window_name} #{pane_current_command} #{pane_width}x#{pane_height}"]),
+            Some(&["display-message", "-p", "-t", "alpha", "#{session_name}:#{window_index}.#{pane_index} #{pane_current_command} #{pane_width}x#{pane_height}"]),
             Some(&["display-message", "-p", "-t", "beta:", "#{window_name} #{?window_active,active,idle} #{=3:session_name} #{!=:a,b}"]),
             Some(&["display-message", "-p", "-t", "alpha", "#{cursor_x},#{cursor_y} #{history_size}/#{history_limit} #{alternate_on} #{pane_dead} #{pane_in_mode} [#{pane_start_command}] [#{no_such_variable}]"]),
             Some(&["display-message", "-p", "-t", "alpha", "#{cursor_flag}#{insert_flag}#{keypad_cursor_flag}#{keypad_flag}#{wrap_flag}#{origin_flag}#{mouse_any_flag}"]),
@@ -225,4 +229,126 @@ fn keys_through_a_cooked_terminal() {
             Some(&["has-session", "-t", "k"]),
         ],
     );
+}
+
+/// An interactive bash, as people and agents drive one.
+///
+/// Not under `env -i`: a program started with an emptied environment loses the preloaded
+/// terminal library, and with it its terminal (a documented limit of the socket backend).
+const BASH: &str = "PS1='$ ' bash --norc --noprofile -i";
+
+#[test]
+fn line_discipline_in_an_interactive_shell() {
+    compare(
+        "ldsh",
+        &[
+            Some(&["new-session", "-d", "-s", "b", "-x", "70", "-y", "20", BASH]),
+            None,
+            // C-d ends cat's input; bash carries on.
+            Some(&["send-keys", "-t", "b", "cat", "Enter"]),
+            None,
+            Some(&["send-keys", "-t", "b", "typed to cat", "Enter", "C-d"]),
+            None,
+            Some(&["send-keys", "-t", "b", "echo after-cat", "Enter"]),
+            None,
+            // Two lines typed ahead: python reads one, the shell gets the other.
+            Some(&[
+                "send-keys",
+                "-t",
+                "b",
+                "python3 -c 'print(repr(input()))'",
+                "Enter",
+            ]),
+            None,
+            None,
+            Some(&[
+                "send-keys",
+                "-t",
+                "b",
+                "first line",
+                "Enter",
+                "echo second-went-to-bash",
+                "Enter",
+            ]),
+            None,
+            None,
+            // C-w over UTF-8 words, C-u, C-v.
+            Some(&[
+                "send-keys",
+                "-t",
+                "b",
+                "echo héllo wörld",
+                "C-w",
+                "C-w",
+                "kept",
+                "Enter",
+            ]),
+            Some(&[
+                "send-keys",
+                "-t",
+                "b",
+                "echo gone",
+                "C-u",
+                "echo x",
+                "C-v",
+                "C-a",
+                "y",
+                "Enter",
+            ]),
+            None,
+            Some(&["capture-pane", "-p", "-t", "b"]),
+        ],
+    );
+}
+
+#[test]
+fn job_control_in_an_interactive_shell() {
+    compare(
+        "jobs",
+        &[
+            Some(&["new-session", "-d", "-s", "j", "-x", "70", "-y", "20", BASH]),
+            None,
+            Some(&["send-keys", "-t", "j", "sleep 100", "Enter"]),
+            None,
+            Some(&["send-keys", "-t", "j", "C-z"]),
+            None,
+            Some(&["send-keys", "-t", "j", "fg", "Enter"]),
+            None,
+            Some(&["send-keys", "-t", "j", "C-c"]),
+            None,
+            Some(&["send-keys", "-t", "j", "echo status=$?", "Enter"]),
+            None,
+            Some(&["capture-pane", "-p", "-t", "j"]),
+        ],
+    );
+}
+
+#[test]
+fn every_byte_reaches_a_raw_program() {
+    // Bytes 0x01-0xff as one literal argument, to a program that reads them raw.
+    let all: Vec<u8> = (1..=255).collect();
+    let arg = zeropty::protocol::bytes_to_arg(&all);
+    let script: Vec<Option<&[&str]>> = vec![
+        Some(&[
+            "new-session",
+            "-d",
+            "-s",
+            "r",
+            "-x",
+            "60",
+            "-y",
+            "24",
+            "stty raw -echo; dd bs=1 count=255 2>/dev/null | od -An -v -tx1 -w16; sleep 100",
+        ]),
+        None,
+        None,
+    ];
+    let send = ["send-keys", "-t", "r", "-l", arg.as_str()];
+    let capture: &[&str] = &["capture-pane", "-p", "-t", "r"];
+    let mut steps = script;
+    steps.push(Some(&send));
+    steps.push(None);
+    steps.push(None);
+    steps.push(Some(capture));
+    compare("bytes", &steps);
 }

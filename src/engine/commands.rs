@@ -365,6 +365,7 @@ pub fn spawn_window(e: &mut Engine, session: &Session, w: SpawnWindow) -> Result
         automatic_rename: automatic,
         pane,
         activity: e.host.wall_time(),
+        created_ms: e.host.now_ms(),
     })
 }
 
@@ -815,11 +816,23 @@ impl<'a> FormatValues<'a> {
         self.window.map(|w| &w.pane)
     }
 
-    /// The window's name. tmux renames windows after their running command only while a
-    /// client's status line is drawn; with no client attached the name stays what the window
-    /// was created with, and so it does here.
+    /// The window's name. With automatic-rename (the default), tmux renames a window after its
+    /// running command on a timer, no sooner than half a second after it starts; until then,
+    /// and when the name was given, it is the name the window was made with.
     fn window_name(&self, w: &Window) -> String {
-        w.name.clone()
+        const RENAME_INTERVAL_MS: u64 = 500;
+        let os = &*self.e.host;
+        if !w.automatic_rename
+            || w.pane.io.is_none()
+            || os.now_ms() < w.created_ms + RENAME_INTERVAL_MS
+        {
+            return w.name.clone();
+        }
+        let fg = os.foreground_group(w.pane.slot).unwrap_or(w.pane.pid);
+        os.process_name(fg)
+            .map(|n| window_name_from(&n))
+            .filter(|n| !n.is_empty())
+            .unwrap_or_else(|| w.name.clone())
     }
 }
 

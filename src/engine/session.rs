@@ -18,6 +18,9 @@ pub struct Window {
     pub automatic_rename: bool,
     pub pane: Pane,
     pub activity: i64,
+    /// When the window was made (monotonic ms): its name follows the running command only
+    /// once it is older than tmux's rename interval.
+    pub created_ms: u64,
 }
 
 pub struct Session {
