@@ -702,6 +702,8 @@ impl Parser {
             (b"(", b'B') => self.pen.g0_graphics = false,
             (b")", b'0') => self.pen.g1_graphics = true,
             (b")", b'B') => self.pen.g1_graphics = false,
+            // ST: the string it ends was handled when the ESC arrived.
+            (b"", b'\\') => {}
             // tmux leaves REP's character alone after an unknown sequence.
             _ => return,
         }
