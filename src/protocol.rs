@@ -9,6 +9,43 @@
 //! `"argv_b64":["..."]` instead of `argv` (each element the base64 of one argument's bytes);
 //! a reply carries `"out_b64"` instead of `"out"` (and `"err_b64"` for `"err"`) exactly when
 //! those bytes are not valid UTF-8. JSON strings otherwise follow RFC 8259.
+//!
+//! A command that must wait (`wait-for CHANNEL`) is answered when it completes; the requests
+//! after it on the same connection are answered after it, still in order.
+//!
+//! # Attaching
+//!
+//! A client with a terminal (`zeropty attach`, `zeropty new-session` without `-d`) sends an
+//! ordinary request with one more field describing that terminal:
+//!
+//! ```text
+//! {"argv":["attach-session","-t","work"],"cwd":"/","env":{...},
+//!  "terminal":{"cols":100,"rows":30,"term":"xterm-256color","tty":"/dev/pts/3","pid":4242,"utf8":true}}
+//! ```
+//!
+//! The commands run as for any request; a command that attaches (attach-session, new-session
+//! without `-d`) attaches the connection to a session. The reply line is the usual one, with
+//! `"attached":true` when that happened. Without `attached` the connection stays a request
+//! connection. With it, the connection carries binary frames from the next byte on, each way:
+//!
+//! ```text
+//! type (1 byte) | payload length (4 bytes, big-endian) | payload (at most MAX_FRAME bytes)
+//! ```
+//!
+//! Server to client:
+//! - [`FRAME_DRAW`] `D`: bytes for the terminal, written as they are. Each is a full redraw
+//!   (every row with its SGR codes, the status line, terminal modes, cursor position and
+//!   visibility), so a slow client is sent only the newest one and the others are dropped.
+//! - [`FRAME_EXIT`] `X`: the session is over for this client: payload byte 0 is the client's
+//!   exit status, byte 1 is 1 when the client must also send SIGHUP to its parent process
+//!   (`detach-client -P`), and the rest is the message the client prints in brackets
+//!   (`detached (from session work)`, `exited`, `server exited`). The server then closes.
+//!
+//! Client to server:
+//! - [`FRAME_INPUT`] `I`: bytes read from the terminal (keys, pastes, mouse and focus reports).
+//! - [`FRAME_RESIZE`] `R`: the terminal's new size, columns then rows, 2 bytes each, big-endian.
+//!
+//! Frames of any other type are ignored, so either side may add kinds later.
 
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
@@ -21,6 +58,22 @@ pub struct WireRequest {
     pub argv: Vec<Vec<u8>>,
     pub cwd: Option<String>,
     pub env: BTreeMap<String, String>,
+    /// The client's terminal, when it has one and wants to attach.
+    pub terminal: Option<ClientTerminal>,
+}
+
+/// The terminal an attaching client brings (the `terminal` field of a request).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ClientTerminal {
+    pub cols: u32,
+    pub rows: u32,
+    /// `TERM` in the client's environment.
+    pub term: String,
+    /// The terminal device (`/dev/pts/3`): the client's name in list-clients and `-t`.
+    pub tty: String,
+    pub pid: u32,
+    /// The client's locale is UTF-8.
+    pub utf8: bool,
 }
 
 /// Parses a request line.
@@ -55,7 +108,36 @@ pub fn parse_request(line: &[u8]) -> Result<WireRequest, String> {
             env.insert(k.clone(), v.to_string());
         }
     }
-    Ok(WireRequest { argv, cwd, env })
+    let terminal = match obj.get("terminal") {
+        None | Some(Value::Null) => None,
+        Some(t) => Some(parse_terminal(t)?),
+    };
+    Ok(WireRequest {
+        argv,
+        cwd,
+        env,
+        terminal,
+    })
+}
+
+fn parse_terminal(v: &Value) -> Result<ClientTerminal, String> {
+    let bad = || "invalid request: bad terminal".to_string();
+    let t = v.as_object().ok_or_else(bad)?;
+    let number = |k: &str, max: u64| -> Result<u32, String> {
+        match t.get(k).and_then(Value::as_u64) {
+            Some(n) if n <= max => Ok(n as u32),
+            _ => Err(bad()),
+        }
+    };
+    let text = |k: &str| t.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+    Ok(ClientTerminal {
+        cols: number("cols", u16::MAX as u64)?,
+        rows: number("rows", u16::MAX as u64)?,
+        term: text("term"),
+        tty: text("tty"),
+        pid: t.get("pid").and_then(Value::as_u64).unwrap_or(0) as u32,
+        utf8: t.get("utf8").and_then(Value::as_bool).unwrap_or(false),
+    })
 }
 
 fn strings(v: &Value, what: &str) -> Result<Vec<String>, String> {
@@ -91,6 +173,28 @@ pub fn request_line(argv: &[Vec<u8>], cwd: &str, env: &BTreeMap<String, String>)
     line
 }
 
+/// Formats a request line from a client with a terminal (with its newline).
+pub fn attach_request_line(
+    argv: &[Vec<u8>],
+    cwd: &str,
+    env: &BTreeMap<String, String>,
+    t: &ClientTerminal,
+) -> Vec<u8> {
+    let mut line = request_line(argv, cwd, env);
+    line.pop();
+    let Ok(Value::Object(mut obj)) = serde_json::from_slice::<Value>(&line) else {
+        return Vec::new();
+    };
+    obj.insert(
+        "terminal".into(),
+        json!({"cols": t.cols, "rows": t.rows, "term": t.term, "tty": t.tty,
+               "pid": t.pid, "utf8": t.utf8}),
+    );
+    let mut line = serde_json::to_vec(&Value::Object(obj)).unwrap_or_default();
+    line.push(b'\n');
+    line
+}
+
 /// Formats a reply line (with its newline).
 pub fn reply_line(code: i32, out: &[u8], err: &[u8]) -> Vec<u8> {
     let mut obj = Map::new();
@@ -104,6 +208,23 @@ pub fn reply_line(code: i32, out: &[u8], err: &[u8]) -> Vec<u8> {
     let mut line = serde_json::to_vec(&Value::Object(obj)).unwrap_or_default();
     line.push(b'\n');
     line
+}
+
+/// Formats the reply line after which the connection carries frames (with its newline).
+pub fn attached_reply_line(code: i32, out: &[u8], err: &[u8]) -> Vec<u8> {
+    let mut line = reply_line(code, out, err);
+    // `reply_line` ends with `}\n`: the flag goes just before the brace.
+    line.truncate(line.len() - 2);
+    line.extend_from_slice(b",\"attached\":true}\n");
+    line
+}
+
+/// Whether a reply line says the connection now carries frames.
+pub fn reply_attached(line: &[u8]) -> bool {
+    serde_json::from_slice::<Value>(line)
+        .ok()
+        .and_then(|v| v.get("attached").and_then(Value::as_bool))
+        .unwrap_or(false)
 }
 
 /// A parsed reply: code, standard output, standard error.
@@ -262,5 +383,125 @@ mod escape_tests {
         let all: Vec<u8> = (1..=255).collect();
         assert_eq!(arg_to_bytes(&bytes_to_arg(&all)), all);
         assert_eq!(bytes_to_arg("héllo".as_bytes()), "héllo");
+    }
+}
+
+/// Longest frame payload accepted; a larger one is a protocol error and ends the connection.
+pub const MAX_FRAME: usize = 64 << 20;
+/// Server to client: bytes for the terminal (a full redraw).
+pub const FRAME_DRAW: u8 = b'D';
+/// Server to client: exit status, SIGHUP-parent flag, message.
+pub const FRAME_EXIT: u8 = b'X';
+/// Client to server: bytes typed.
+pub const FRAME_INPUT: u8 = b'I';
+/// Client to server: new terminal size.
+pub const FRAME_RESIZE: u8 = b'R';
+const FRAME_HEADER: usize = 5;
+
+/// Appends one frame to `out`.
+pub fn push_frame(out: &mut Vec<u8>, kind: u8, payload: &[u8]) {
+    out.push(kind);
+    out.extend_from_slice(&(payload.len() as u32).to_be_bytes());
+    out.extend_from_slice(payload);
+}
+
+/// A frame read from a buffer: its type, its payload, and how many bytes it took.
+pub type Frame<'a> = (u8, &'a [u8], usize);
+
+/// The first complete frame at the start of `buf`: `Ok(Some((kind, payload, consumed)))`,
+/// `Ok(None)` when more bytes are needed, `Err` when the length is beyond [`MAX_FRAME`].
+pub fn parse_frame(buf: &[u8]) -> Result<Option<Frame<'_>>, String> {
+    if buf.len() < FRAME_HEADER {
+        return Ok(None);
+    }
+    let len = u32::from_be_bytes([buf[1], buf[2], buf[3], buf[4]]) as usize;
+    if len > MAX_FRAME {
+        return Err(format!("frame too large ({len} bytes)"));
+    }
+    if buf.len() < FRAME_HEADER + len {
+        return Ok(None);
+    }
+    Ok(Some((
+        buf[0],
+        &buf[FRAME_HEADER..FRAME_HEADER + len],
+        FRAME_HEADER + len,
+    )))
+}
+
+/// The payload of a [`FRAME_RESIZE`].
+pub fn resize_payload(cols: u16, rows: u16) -> [u8; 4] {
+    let (c, r) = (cols.to_be_bytes(), rows.to_be_bytes());
+    [c[0], c[1], r[0], r[1]]
+}
+
+/// Reads a [`FRAME_RESIZE`] payload.
+pub fn parse_resize(payload: &[u8]) -> Option<(u32, u32)> {
+    match payload {
+        [c0, c1, r0, r1] => Some((
+            u16::from_be_bytes([*c0, *c1]) as u32,
+            u16::from_be_bytes([*r0, *r1]) as u32,
+        )),
+        _ => None,
+    }
+}
+
+/// The payload of a [`FRAME_EXIT`].
+pub fn exit_payload(status: u8, hup_parent: bool, message: &str) -> Vec<u8> {
+    let mut p = vec![status, hup_parent as u8];
+    p.extend_from_slice(message.as_bytes());
+    p
+}
+
+/// Reads a [`FRAME_EXIT`] payload: status, SIGHUP-parent flag, message.
+pub fn parse_exit(payload: &[u8]) -> (u8, bool, String) {
+    match payload {
+        [status, hup, message @ ..] => (
+            *status,
+            *hup != 0,
+            String::from_utf8_lossy(message).into_owned(),
+        ),
+        _ => (1, false, String::new()),
+    }
+}
+
+#[cfg(test)]
+mod frame_tests {
+    use super::*;
+
+    #[test]
+    fn frames_round_trip_and_wait_for_their_bytes() {
+        let mut buf = Vec::new();
+        push_frame(&mut buf, FRAME_INPUT, b"ab");
+        push_frame(&mut buf, FRAME_RESIZE, &resize_payload(300, 40));
+        for cut in 0..7 {
+            assert_eq!(parse_frame(&buf[..cut]).unwrap(), None);
+        }
+        let (kind, payload, used) = parse_frame(&buf).unwrap().unwrap();
+        assert_eq!((kind, payload, used), (FRAME_INPUT, &b"ab"[..], 7));
+        let (kind, payload, _) = parse_frame(&buf[used..]).unwrap().unwrap();
+        assert_eq!(kind, FRAME_RESIZE);
+        assert_eq!(parse_resize(payload), Some((300, 40)));
+        assert!(parse_frame(b"D\xff\xff\xff\xff").is_err());
+        let p = exit_payload(1, true, "server exited");
+        assert_eq!(parse_exit(&p), (1, true, "server exited".into()));
+    }
+
+    #[test]
+    fn terminal_field_round_trips() {
+        let t = ClientTerminal {
+            cols: 100,
+            rows: 30,
+            term: "screen".into(),
+            tty: "/dev/pts/3".into(),
+            pid: 7,
+            utf8: true,
+        };
+        let line = attach_request_line(&[b"attach".to_vec()], "/", &BTreeMap::new(), &t);
+        let r = parse_request(line.trim_ascii_end()).unwrap();
+        assert_eq!(r.terminal, Some(t));
+        let reply = attached_reply_line(0, b"", b"");
+        assert!(reply_attached(reply.trim_ascii_end()));
+        assert_eq!(parse_reply(reply.trim_ascii_end()).unwrap().0, 0);
+        assert!(!reply_attached(reply_line(0, b"", b"").trim_ascii_end()));
     }
 }

@@ -7,6 +7,13 @@
 //! clients in arrival order, then checks whether the server should stop (no sessions left and
 //! no client connected, as tmux's exit-empty; or kill-server).
 //!
+//! A request may have to wait for its reply (`wait-for`): the engine answers it later
+//! ([`Engine::take_finished`]) and the client's later lines wait unread in its buffer, so
+//! replies stay in order. A connection that attaches (see `crate::protocol`) carries frames
+//! from then on: input and resizes in, screens out. A screen is asked of the engine only when
+//! the previous one has been written, so an attached client that reads slowly is sent the
+//! newest screen when it catches up, never a backlog.
+//!
 //! Invariants: a client from another uid is dropped at accept (SO_PEERCRED); a client's
 //! malformed line gets an error reply and changes nothing; a client that disconnects mid-way
 //! loses only its own replies; a slow client never blocks the loop (replies are buffered).
@@ -15,7 +22,7 @@ use crate::engine::os::IoEvent;
 use crate::engine::{Engine, Request};
 use crate::protocol;
 use crate::sys::fd;
-use crate::sys::host_os::{HostOs, TOKEN_EXIT, TOKEN_KIND, TOKEN_TERMINAL};
+use crate::sys::host_os::{HostOs, TOKEN_EXIT, TOKEN_KIND, TOKEN_PIPE, TOKEN_TERMINAL};
 use crate::sys::poll::{Epoll, READABLE, WRITABLE};
 use crate::sys::socket;
 use std::collections::{BTreeMap, HashMap};
@@ -41,6 +48,27 @@ struct Client {
     inbuf: Vec<u8>,
     outbuf: Vec<u8>,
     closing: bool,
+    /// The connection carries frames (an attached terminal), not lines.
+    attached: bool,
+    /// A request of this client waits for its reply; later lines stay in `inbuf`.
+    waiting: bool,
+    /// The descriptor is in the epoll set (a closed client that still waits for a reply is
+    /// taken out, so its hangup is not reported over and over).
+    registered: bool,
+}
+
+impl Client {
+    fn new(fd: OwnedFd) -> Client {
+        Client {
+            fd,
+            inbuf: Vec::new(),
+            outbuf: Vec::new(),
+            closing: false,
+            attached: false,
+            waiting: false,
+            registered: true,
+        }
+    }
 }
 
 pub struct Server {
@@ -81,9 +109,19 @@ pub fn serve(opts: ServeOptions) -> Result<(), String> {
         .map_or("default".into(), |n| n.to_string_lossy().into_owned());
     let state = dir.join(format!(".{name}.{}.state", std::process::id()));
     let host = HostOs::new(epoll.clone(), state.clone(), shim).map_err(|e| e.to_string())?;
-    let environ: BTreeMap<String, String> = std::env::vars()
+    let mut environ: BTreeMap<String, String> = std::env::vars()
         .filter(|(k, _)| k != "ZEROPTY_READY_FD")
         .collect();
+    // As tmux does, the global environment's PWD is the directory the server started in
+    // (the inherited PWD when it names that directory, keeping its symbolic links).
+    if let Ok(cwd) = std::env::current_dir() {
+        let same = environ
+            .get("PWD")
+            .is_some_and(|p| std::fs::canonicalize(p).ok() == std::fs::canonicalize(&cwd).ok());
+        if !same {
+            environ.insert("PWD".into(), cwd.to_string_lossy().into_owned());
+        }
+    }
     let engine = Engine::new(
         Box::new(host),
         environ,
@@ -144,6 +182,7 @@ impl Server {
             argv,
             cwd,
             env: self.engine.environ.clone(),
+            ..Default::default()
         };
         let reply = self.engine.run_config(&req);
         if !reply.err.is_empty() {
@@ -154,9 +193,14 @@ impl Server {
 
     fn run(&mut self) -> Result<(), String> {
         loop {
-            let timeout = self
+            let clients = &self.clients;
+            let frames = self
                 .engine
-                .next_deadline()
+                .clients_deadline(|c| clients.get(&c).is_some_and(|c| c.outbuf.is_empty()));
+            let timeout = [self.engine.next_deadline(), frames]
+                .into_iter()
+                .flatten()
+                .min()
                 .map(|d| d.saturating_sub(self.engine.host.now_ms()));
             let events = self.epoll.wait(timeout).map_err(|e| e.to_string())?;
             for ev in events {
@@ -166,6 +210,7 @@ impl Server {
                     TOKEN_LISTENER => self.accept(),
                     TOKEN_CLIENT => self.client_event(id, ev.readable || ev.hangup, ev.writable),
                     TOKEN_TERMINAL => {
+                        self.engine.client_terminal_event(id);
                         if ev.readable || ev.hangup {
                             self.engine.io_event(id, IoEvent::Readable);
                         }
@@ -173,7 +218,18 @@ impl Server {
                             self.engine.io_event(id, IoEvent::Writable);
                         }
                     }
-                    TOKEN_EXIT => self.engine.io_event(id, IoEvent::Exited),
+                    TOKEN_EXIT => {
+                        self.engine.client_terminal_event(id);
+                        self.engine.io_event(id, IoEvent::Exited);
+                    }
+                    TOKEN_PIPE => {
+                        if ev.readable || ev.hangup {
+                            self.engine.pipe_event(id, IoEvent::Readable);
+                        }
+                        if ev.writable {
+                            self.engine.pipe_event(id, IoEvent::Writable);
+                        }
+                    }
                     _ => {}
                 }
             }
@@ -182,11 +238,14 @@ impl Server {
                 self.flush_clients();
                 return Ok(());
             }
-            if self.engine.sessions.is_empty()
-                && self.engine.options.flag("exit-empty")
-                && self.clients.is_empty()
-            {
-                return Ok(());
+            self.serve_clients();
+            if self.engine.sessions.is_empty() && self.engine.options.flag("exit-empty") {
+                // As tmux: with nothing left, waiting clients are let go before the exit.
+                self.engine.flush_waits();
+                self.serve_clients();
+                if self.clients.is_empty() {
+                    return Ok(());
+                }
             }
         }
     }
@@ -209,15 +268,7 @@ impl Server {
             {
                 continue;
             }
-            self.clients.insert(
-                id,
-                Client {
-                    fd,
-                    inbuf: Vec::new(),
-                    outbuf: Vec::new(),
-                    closing: false,
-                },
-            );
+            self.clients.insert(id, Client::new(fd));
         }
     }
 
@@ -249,46 +300,106 @@ impl Server {
                     break;
                 }
             }
-            if c.inbuf.len() > protocol::MAX_LINE {
+            if c.inbuf.len() > protocol::MAX_LINE + protocol::MAX_FRAME {
                 eof = true;
                 break;
             }
         }
-        while let Some(nl) = self
-            .clients
-            .get(&id)
-            .and_then(|c| c.inbuf.iter().position(|&b| b == b'\n'))
-        {
-            let line: Vec<u8> = {
-                let c = self.clients.get_mut(&id).expect("client present");
-                let line = c.inbuf[..nl].to_vec();
-                c.inbuf.drain(..=nl);
-                line
-            };
-            let reply = self.handle_line(&line);
-            if let Some(c) = self.clients.get_mut(&id) {
-                c.outbuf.extend_from_slice(&reply);
-            }
-            if self.engine.kill_requested() {
-                break;
-            }
-        }
+        self.process_input(id);
         if eof {
             if let Some(c) = self.clients.get_mut(&id) {
                 c.closing = true;
+                if c.attached {
+                    // A terminal that goes away just leaves.
+                    c.outbuf.clear();
+                }
             }
         }
         self.client_write(id);
     }
 
-    fn handle_line(&mut self, line: &[u8]) -> Vec<u8> {
+    /// Handles what a client has sent: request lines (until one must wait), or frames once
+    /// the connection is attached.
+    fn process_input(&mut self, id: u64) {
+        loop {
+            let Some(c) = self.clients.get_mut(&id) else {
+                return;
+            };
+            if c.attached {
+                self.process_frames(id);
+                return;
+            }
+            if c.waiting || self.engine.kill_requested() {
+                return;
+            }
+            let Some(nl) = c.inbuf.iter().position(|&b| b == b'\n') else {
+                if c.inbuf.len() > protocol::MAX_LINE {
+                    c.closing = true;
+                }
+                return;
+            };
+            let line: Vec<u8> = c.inbuf.drain(..=nl).collect();
+            let line = &line[..line.len() - 1];
+            match self.handle_line(id, line) {
+                Some(reply) => {
+                    let attached = self.engine.clients.is_attached(id);
+                    if let Some(c) = self.clients.get_mut(&id) {
+                        c.outbuf.extend_from_slice(&reply);
+                        c.attached = attached;
+                    }
+                }
+                None => {
+                    if let Some(c) = self.clients.get_mut(&id) {
+                        c.waiting = true;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Input and resize frames from an attached terminal.
+    fn process_frames(&mut self, id: u64) {
+        loop {
+            let Some(c) = self.clients.get_mut(&id) else {
+                return;
+            };
+            let (kind, payload, used) = match protocol::parse_frame(&c.inbuf) {
+                Ok(Some((kind, payload, used))) => (kind, payload.to_vec(), used),
+                Ok(None) => return,
+                Err(_) => {
+                    c.inbuf.clear();
+                    c.closing = true;
+                    return;
+                }
+            };
+            c.inbuf.drain(..used);
+            match kind {
+                protocol::FRAME_INPUT => self.engine.client_input(id, &payload),
+                protocol::FRAME_RESIZE => {
+                    if let Some((cols, rows)) = protocol::parse_resize(&payload) {
+                        self.engine.client_resize(id, cols, rows);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Runs one request line; `None` when its reply comes later.
+    fn handle_line(&mut self, id: u64, line: &[u8]) -> Option<Vec<u8>> {
         let line = line.strip_suffix(b"\r").unwrap_or(line);
         if line.iter().all(u8::is_ascii_whitespace) {
-            return Vec::new();
+            return Some(Vec::new());
         }
         let wire = match protocol::parse_request(line) {
             Ok(w) => w,
-            Err(e) => return protocol::reply_line(1, b"", format!("zeropty: {e}\n").as_bytes()),
+            Err(e) => {
+                return Some(protocol::reply_line(
+                    1,
+                    b"",
+                    format!("zeropty: {e}\n").as_bytes(),
+                ))
+            }
         };
         let req = Request {
             argv: wire
@@ -298,9 +409,61 @@ impl Server {
                 .collect(),
             cwd: wire.cwd.unwrap_or_else(|| "/".into()),
             env: wire.env,
+            client: Some(id),
+            terminal: wire.terminal,
         };
-        let reply = self.engine.run(&req);
-        protocol::reply_line(reply.code, &reply.out, &reply.err)
+        let reply = self.engine.submit(&req)?;
+        Some(if self.engine.clients.is_attached(id) {
+            protocol::attached_reply_line(reply.code, &reply.out, &reply.err)
+        } else {
+            protocol::reply_line(reply.code, &reply.out, &reply.err)
+        })
+    }
+
+    /// After each turn: replies that waited, attached clients' exits and screens.
+    fn serve_clients(&mut self) {
+        for (id, reply) in self.engine.take_finished() {
+            let Some(c) = self.clients.get_mut(&id) else {
+                continue;
+            };
+            if c.attached {
+                continue;
+            }
+            c.outbuf
+                .extend_from_slice(&protocol::reply_line(reply.code, &reply.out, &reply.err));
+            c.waiting = false;
+            self.process_input(id);
+            self.client_write(id);
+        }
+        self.engine.clients_tick();
+        self.send_exits();
+        let attached: Vec<u64> = self
+            .clients
+            .iter()
+            .filter(|(_, c)| c.attached && !c.closing && c.outbuf.is_empty())
+            .map(|(&id, _)| id)
+            .collect();
+        for id in attached {
+            if let Some(frame) = self.engine.client_frame(id) {
+                if let Some(c) = self.clients.get_mut(&id) {
+                    protocol::push_frame(&mut c.outbuf, protocol::FRAME_DRAW, &frame);
+                }
+                self.client_write(id);
+            }
+        }
+    }
+
+    /// Tells clients whose attachment ended why, then closes them.
+    fn send_exits(&mut self) {
+        for (id, exit) in self.engine.clients.take_exits() {
+            let Some(c) = self.clients.get_mut(&id) else {
+                continue;
+            };
+            let payload = protocol::exit_payload(exit.status(), exit.hup_parent(), &exit.message());
+            protocol::push_frame(&mut c.outbuf, protocol::FRAME_EXIT, &payload);
+            c.closing = true;
+            self.client_write(id);
+        }
     }
 
     fn client_write(&mut self, id: u64) {
@@ -319,21 +482,50 @@ impl Server {
                 }
             }
         }
-        let done = c.closing && c.outbuf.is_empty();
         let want_write = !c.outbuf.is_empty();
+        // A client that closed its side while its request waits keeps the connection for the
+        // reply, out of the epoll set until there is something to write.
+        let parked = c.closing && c.waiting && !want_write;
+        let done = c.closing && !want_write && !c.waiting;
         let interest = if c.closing { 0 } else { READABLE } | if want_write { WRITABLE } else { 0 };
-        if done {
-            self.epoll.remove(c.fd.as_raw_fd());
-            self.clients.remove(&id);
-        } else {
+        if done || parked {
+            if c.registered {
+                self.epoll.remove(c.fd.as_raw_fd());
+                c.registered = false;
+            }
+            if done {
+                self.clients.remove(&id);
+                self.engine.client_gone(id);
+            }
+        } else if c.registered {
             let _ = self
                 .epoll
                 .modify(c.fd.as_raw_fd(), TOKEN_CLIENT | id, interest);
+        } else {
+            c.registered = self
+                .epoll
+                .add(c.fd.as_raw_fd(), TOKEN_CLIENT | id, interest)
+                .is_ok();
         }
     }
 
-    /// Before exiting, gives every client its pending replies (blocking briefly).
+    /// Before exiting, gives every client its pending replies (blocking briefly); attached
+    /// terminals are told the server exited.
     fn flush_clients(&mut self) {
+        for id in self.engine.abandon_waits() {
+            if let Some(c) = self.clients.get_mut(&id) {
+                c.outbuf
+                    .extend_from_slice(&protocol::reply_line(0, b"", b""));
+            }
+        }
+        self.engine.end_all_clients();
+        for (id, exit) in self.engine.clients.take_exits() {
+            if let Some(c) = self.clients.get_mut(&id) {
+                let payload =
+                    protocol::exit_payload(exit.status(), exit.hup_parent(), &exit.message());
+                protocol::push_frame(&mut c.outbuf, protocol::FRAME_EXIT, &payload);
+            }
+        }
         for c in self.clients.values_mut() {
             let _ = fd::set_nonblocking(c.fd.as_raw_fd(), false);
             let _ = fd::write_all(c.fd.as_raw_fd(), &c.outbuf);

@@ -1,5 +1,5 @@
 //! Other projects' test suites, run through their runners in `../shared/peer/run/` against the
-//! built `zeropty`: tmux's own regression scripts (those that need no more than sessions), and
+//! built `zeropty`: tmux's own regression scripts (every one in the baseline list), and
 //! the screen corpora compared with tmux 3.3a's screens, colours and attributes included.
 mod common;
 
@@ -33,8 +33,8 @@ fn check(mut cmd: Command, what: &str) {
     assert!(passed > 0, "{what}: nothing ran\n{text}");
 }
 
-/// The regress scripts that exercise sessions, formats, capture-pane and the parser; the
-/// others need windows and resize-window.
+/// The regress scripts: sessions, formats, capture-pane, the parser, the environment, windows
+/// and resize-window (with reflow), and key names through new-window's pane.
 const REGRESS: &[&str] = &[
     "has-session-return.sh",
     "kill-session-process-exit.sh",
@@ -50,6 +50,12 @@ const REGRESS: &[&str] = &[
     "input-osc.sh",
     "input-malformed.sh",
     "input-modes.sh",
+    "environ.sh",
+    "cursor-test1.sh",
+    "cursor-test2.sh",
+    "cursor-test3.sh",
+    "cursor-test4.sh",
+    "input-keys.sh",
 ];
 
 #[test]

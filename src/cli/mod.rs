@@ -4,6 +4,11 @@
 //! Output and exit status follow tmux: the command's output on stdout, errors on stderr, exit
 //! status 1 on error; with no server, `no server running on PATH` or
 //! `error connecting to PATH (REASON)`.
+//!
+//! A command that attaches (attach-session, new-session without `-d`) run from a terminal
+//! becomes an attached client (`attach`).
+
+mod attach;
 
 use crate::engine::{cmdline, commands};
 use crate::protocol;
@@ -214,6 +219,11 @@ fn client(g: &Global, args: &[String]) -> i32 {
     let env: BTreeMap<String, String> = std::env::vars().collect();
     // Arguments carry bytes that are not UTF-8 escaped (see protocol::bytes_to_arg).
     let argv: Vec<Vec<u8>> = args.iter().map(|a| protocol::arg_to_bytes(a)).collect();
+    // A command that attaches takes over the terminal, if there is one; without one the
+    // request goes as usual and the server answers as tmux does (`not a terminal`).
+    if attach::wants_terminal(args) && attach::have_terminal() {
+        return attach::run(conn, &argv, &cwd, &env);
+    }
     let line = protocol::request_line(&argv, &cwd, &env);
     if fd::write_all(conn.as_raw_fd(), &line).is_err() {
         eprintln!("server exited unexpectedly");

@@ -835,3 +835,70 @@ pub fn send_keys_hex(arg: &str, out: &mut Vec<u8>) {
         out.push(b);
     }
 }
+
+/// The name tmux shows for the key `name` names (`key_string_lookup_key` of
+/// `key_string_lookup_string`), as key options (`prefix`, `backspace`) show their values:
+/// `c-B` is `C-b`, `^?` is `C-?`, `none` is `None`. `None` when tmux finds no key.
+pub fn canonical_key_name(name: &str) -> Option<String> {
+    let name = name.split('\0').next().unwrap_or("");
+    let key = lookup(name);
+    if key == KEY_UNKNOWN {
+        return None;
+    }
+    Some(key_string(key))
+}
+
+/// tmux's `key_string_lookup_key` without flags.
+fn key_string(key: u64) -> String {
+    let mut key = key;
+    // C-@ shows as C-Space.
+    if key & (MASK_KEY | MASK_MODIFIERS) == 0 {
+        key = b' ' as u64 | Key::CTRL;
+    }
+    let mut out = String::new();
+    for (bit, prefix) in [(Key::CTRL, "C-"), (Key::META, "M-"), (Key::SHIFT, "S-")] {
+        if key & bit != 0 {
+            out.push_str(prefix);
+        }
+    }
+    let code = key & MASK_KEY;
+    let special = match code {
+        KEY_NONE => Some("None"),
+        KEY_UNKNOWN => Some("Unknown"),
+        c if c == Key::ANY.0 => Some("Any"),
+        c if c == Key::PASTE_START.0 => Some("PasteStart"),
+        c if c == Key::PASTE_END.0 => Some("PasteEnd"),
+        _ => None,
+    };
+    if let Some(s) = special {
+        out.push_str(s);
+        return out;
+    }
+    if (USER_BASE..USER_BASE + NUSER).contains(&code) {
+        out.push_str(&format!("User{}", code - USER_BASE));
+        return out;
+    }
+    if let Some((name, _)) = NAMES.iter().find(|(_, k)| k & MASK_KEY == code) {
+        out.push_str(name);
+        return out;
+    }
+    if code >= MOUSE_NAMED && code < MOUSE_NAMED + (MOUSE_GROUPS.len() * 6) as u64 {
+        let i = (code - MOUSE_NAMED) as usize;
+        out.push_str(MOUSE_GROUPS[i / 6]);
+        out.push_str(MOUSE_WHERE[i % 6]);
+        return out;
+    }
+    if let Some(c) = Key(code).char().filter(|_| code > 0x7f) {
+        out.push(c);
+        return out;
+    }
+    match code {
+        0 | 27..=32 => out.push_str(&format!("C-{}", char::from(64 + code as u8))),
+        1..=26 => out.push_str(&format!("C-{}", char::from(96 + code as u8))),
+        33..=126 => out.push(char::from(code as u8)),
+        127 => out.push_str("C-?"),
+        128..=255 => out.push_str(&format!("\\{code:o}")),
+        _ => out.push_str(&format!("Invalid#{key:x}")),
+    }
+    out
+}

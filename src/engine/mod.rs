@@ -11,6 +11,8 @@
 //! removed (or kept dead with remain-on-exit) before the next command sees it; the engine asks
 //! to stop ([`Engine::wants_exit`]) only when it has no sessions and exit-empty is on.
 
+pub mod attach;
+pub mod buffers;
 pub mod cmdline;
 pub mod commands;
 pub mod format;
@@ -19,14 +21,16 @@ pub mod ldisc;
 pub mod options;
 pub mod os;
 pub mod pane;
+pub mod pipe;
 pub mod session;
 pub mod target;
 pub mod tty;
+pub mod wait;
 
 use os::{Clock, IoEvent, IoId, Programs};
 use pane::Pane;
 use session::Session;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// What the host gives the engine: programs and a clock.
 pub trait Host: Programs + Clock {}
@@ -41,6 +45,11 @@ pub struct Request {
     pub cwd: String,
     /// The client's environment (new sessions take PATH from it, as tmux does).
     pub env: BTreeMap<String, String>,
+    /// The connection the request came on, for commands that act on their client
+    /// (attach-session, detach-client, wait-for); `None` when there is no such client.
+    pub client: Option<u64>,
+    /// The client's terminal, when it has one: commands that attach need it.
+    pub terminal: Option<crate::protocol::ClientTerminal>,
 }
 
 /// A command's result: exit code, standard output, standard error.
@@ -63,6 +72,27 @@ pub struct Ctx<'a> {
     /// Running a configuration file at server start: there is no client, so new sessions are
     /// created detached.
     pub config: bool,
+    /// Set by a command that must wait (wait-for): the rest of the request runs later.
+    pub suspended: bool,
+    /// The exit status a command gives the client (`run-shell`: its job's), unless a later
+    /// command fails.
+    pub exit_code: Option<i32>,
+}
+
+impl<'a> Ctx<'a> {
+    /// A context for `req` with nothing written yet and no calling pane.
+    pub fn new(req: &'a Request) -> Ctx<'a> {
+        Ctx {
+            req,
+            out: Vec::new(),
+            err: Vec::new(),
+            calling_pane: None,
+            depth: 0,
+            config: false,
+            suspended: false,
+            exit_code: None,
+        }
+    }
 }
 
 impl Ctx<'_> {
@@ -86,6 +116,14 @@ pub struct Engine {
     pub options: options::Options,
     /// The global environment: the server's environment when it started, plus set-environment.
     pub environ: BTreeMap<String, String>,
+    /// Global environment variables hidden from programs (`set-environment -gh`).
+    pub environ_hidden: BTreeSet<String>,
+    /// Global environment variables cleared (`set-environment -gr`): not in `environ`.
+    pub environ_cleared: BTreeSet<String>,
+    /// Hook events waiting to run (see `commands::run_pending_hooks`).
+    pub pending_hooks: Vec<options::HookEvent>,
+    /// Hooks are running: the events their commands raise are dropped.
+    pub running_hooks: bool,
     /// What the server tells programs in `ZEROPTY` (its socket path).
     pub socket_path: String,
     pub host_name: String,
@@ -96,6 +134,12 @@ pub struct Engine {
     kill_requested: bool,
     /// Errors from the configuration file, shown to the first client (as tmux shows them).
     pub config_errors: Vec<u8>,
+    /// Paste buffers (server-wide, as in tmux).
+    pub buffers: buffers::Buffers,
+    /// Clients attached with a terminal.
+    pub clients: attach::Clients,
+    /// wait-for channels, and the requests waiting on them.
+    pub waits: wait::Waits,
 }
 
 impl Engine {
@@ -107,15 +151,18 @@ impl Engine {
     ) -> Engine {
         let host_name = host.host_name();
         let started = host.wall_time();
-        let shell = environ.get("SHELL").filter(|s| s.starts_with('/')).cloned();
         Engine {
             host,
             sessions: Vec::new(),
             next_session: 0,
             next_window: 0,
             next_pane: 0,
-            options: options::Options::new(shell),
+            options: options::Options::new(&environ),
             environ,
+            environ_hidden: BTreeSet::new(),
+            environ_cleared: BTreeSet::new(),
+            pending_hooks: Vec::new(),
+            running_hooks: false,
             socket_path: socket_path.to_string(),
             host_name,
             server_pid,
@@ -123,12 +170,35 @@ impl Engine {
             panes_by_io: HashMap::new(),
             kill_requested: false,
             config_errors: Vec::new(),
+            buffers: buffers::Buffers::new(),
+            clients: attach::Clients::default(),
+            waits: wait::Waits::default(),
         }
     }
 
-    /// Runs one client request (possibly several commands joined by `;`).
+    /// Runs one request (possibly several commands joined by `;`) for a caller that cannot
+    /// wait for an answer: a command that would wait (wait-for) fails as tmux's do without a
+    /// client. Hosts that can answer later use [`Engine::submit`].
     pub fn run(&mut self, req: &Request) -> Reply {
-        let mut reply = self.run_as(req, false);
+        let req = Request {
+            client: None,
+            ..req.clone()
+        };
+        let reply = self.run_as(&req, false).unwrap_or_default();
+        self.resume_ready();
+        self.with_config_errors(reply)
+    }
+
+    /// Runs one client request; `None` when its answer comes later, from
+    /// [`Engine::take_finished`] under the request's client id.
+    pub fn submit(&mut self, req: &Request) -> Option<Reply> {
+        let reply = self.run_as(req, false);
+        self.resume_ready();
+        reply.map(|r| self.with_config_errors(r))
+    }
+
+    /// Configuration errors go to the first client that gets a reply, before its own errors.
+    fn with_config_errors(&mut self, mut reply: Reply) -> Reply {
         if !self.config_errors.is_empty() {
             let mut err = std::mem::take(&mut self.config_errors);
             err.extend_from_slice(&reply.err);
@@ -139,45 +209,78 @@ impl Engine {
 
     /// Runs commands from a configuration file loaded at server start.
     pub fn run_config(&mut self, req: &Request) -> Reply {
-        self.run_as(req, true)
+        self.run_as(req, true).unwrap_or_default()
     }
 
     pub fn kill_requested(&self) -> bool {
         self.kill_requested
     }
 
-    fn run_as(&mut self, req: &Request, config: bool) -> Reply {
-        let calling_pane = req
+    fn run_as(&mut self, req: &Request, config: bool) -> Option<Reply> {
+        let cmds = cmdline::split_argv(&req.argv);
+        self.run_commands(wait::Suspended {
+            req: req.clone(),
+            cmds,
+            next: 0,
+            out: Vec::new(),
+            err: Vec::new(),
+            config,
+        })
+    }
+
+    /// Runs a request's commands from `run.next` on. A command that must wait stops the run:
+    /// the rest is kept under the request's client and `None` is returned.
+    fn run_commands(&mut self, mut run: wait::Suspended) -> Option<Reply> {
+        let calling_pane = run
+            .req
             .env
             .get("ZEROPTY_PANE")
             .and_then(|p| p.strip_prefix('%'))
             .and_then(|p| p.parse().ok());
         let mut ctx = Ctx {
-            req,
-            out: Vec::new(),
-            err: Vec::new(),
+            req: &run.req,
+            out: std::mem::take(&mut run.out),
+            err: std::mem::take(&mut run.err),
             calling_pane,
             depth: 0,
-            config,
+            config: run.config,
+            suspended: false,
+            exit_code: None,
         };
         let mut code = 0;
-        for argv in cmdline::split_argv(&req.argv) {
+        let mut stopped_at = None;
+        for (i, argv) in run.cmds.iter().enumerate().skip(run.next) {
             if argv.is_empty() {
                 continue;
             }
-            if let Err(e) = commands::run(self, &mut ctx, &argv) {
+            if let Err(e) = commands::run(self, &mut ctx, argv) {
                 if !e.is_empty() {
                     ctx.error(&e);
                 }
                 code = 1;
                 break;
             }
+            if ctx.suspended {
+                stopped_at = Some(i + 1);
+                break;
+            }
         }
+        if code == 0 {
+            code = ctx.exit_code.unwrap_or(0);
+        }
+        let (out, err) = (ctx.out, ctx.err);
         self.reap_dead();
-        Reply {
-            code,
-            out: ctx.out,
-            err: ctx.err,
+        commands::run_pending_hooks(self);
+        self.clients.touch_all();
+        match (stopped_at, run.req.client) {
+            (Some(next), Some(client)) => {
+                run.next = next;
+                run.out = out;
+                run.err = err;
+                self.waits.suspend(client, run);
+                None
+            }
+            _ => Some(Reply { code, out, err }),
         }
     }
 
@@ -204,6 +307,7 @@ impl Engine {
             }
         });
         self.reap_dead();
+        commands::run_pending_hooks(self);
     }
 
     /// When the engine next needs [`Engine::tick`] (monotonic ms), if ever.
@@ -284,32 +388,47 @@ impl Engine {
     /// Removes panes whose programs have ended (unless remain-on-exit keeps them), then
     /// windows without panes and sessions without windows.
     fn reap_dead(&mut self) {
-        let remain = self.options.flag("remain-on-exit");
         let mut i = 0;
         while i < self.sessions.len() {
             let mut wi = 0;
             while wi < self.sessions[i].windows.len() {
-                let pane = &mut self.sessions[i].windows[wi].pane;
+                let pane = &self.sessions[i].windows[wi].pane;
                 let gone = pane.dead || (pane.eof && pane.io.is_some());
                 if gone && pane.io.is_some() {
+                    // Before the terminal closes: closing may collect the program.
+                    commands::collect_status(self, i, wi);
+                    let pane = &mut self.sessions[i].windows[wi].pane;
                     let os: &mut dyn Programs = &mut *self.host;
-                    if pane.dead_status.is_none() {
-                        pane.dead_status = os.reap(pane.pid);
-                    }
                     if let Some(io) = pane.io {
                         self.panes_by_io.remove(&io);
                     }
                     pane.close(os);
                     pane.dead = true;
                 }
-                if self.sessions[i].windows[wi].pane.dead && !remain {
+                if self.sessions[i].windows[wi].pane.dead && !commands::keep_dead_pane(self, i, wi)
+                {
+                    self.pending_hooks.push(options::HookEvent {
+                        name: "pane-exited",
+                        session: Some(self.sessions[i].id),
+                        pane: Some(self.sessions[i].windows[wi].pane.id),
+                    });
                     self.sessions[i].remove_window(wi);
+                    let s = &self.sessions[i];
+                    if self.options.session_string(s, "renumber-windows") == "on" {
+                        let base = self.options.session_number(s, "base-index").max(0) as u32;
+                        self.sessions[i].renumber(base);
+                    }
                 } else {
                     wi += 1;
                 }
             }
             if self.sessions[i].windows.is_empty() {
-                self.sessions.remove(i);
+                let s = self.sessions.remove(i);
+                self.pending_hooks.push(options::HookEvent {
+                    name: "session-closed",
+                    session: Some(s.id),
+                    pane: None,
+                });
             } else {
                 i += 1;
             }
@@ -322,6 +441,11 @@ impl Engine {
             return;
         };
         let s = self.sessions.remove(si);
+        self.pending_hooks.push(options::HookEvent {
+            name: "session-closed",
+            session: Some(s.id),
+            pane: None,
+        });
         for mut w in s.windows {
             self.hang_up(&mut w.pane);
         }
@@ -373,13 +497,21 @@ impl Engine {
         client_path: Option<&str>,
         pane_id: u32,
     ) -> Vec<(String, String)> {
-        let mut env = self.environ.clone();
-        for (k, v) in &session.environ {
-            match v {
-                Some(v) => env.insert(k.clone(), v.clone()),
-                None => env.remove(k),
-            };
+        // Hidden and cleared variables are not given to programs, and a session's variable
+        // (hidden or not) replaces the global one of its name.
+        let mut merged: BTreeMap<String, Option<String>> = BTreeMap::new();
+        for (k, v) in &self.environ {
+            let visible = !self.environ_hidden.contains(k);
+            merged.insert(k.clone(), Some(v.clone()).filter(|_| visible));
         }
+        for (k, v) in &session.environ {
+            let visible = !session.environ_hidden.contains(k);
+            merged.insert(k.clone(), v.clone().filter(|_| visible));
+        }
+        let mut env: BTreeMap<String, String> = merged
+            .into_iter()
+            .filter_map(|(k, v)| v.map(|v| (k, v)))
+            .collect();
         for (k, v) in extra {
             env.insert(k.clone(), v.clone());
         }
@@ -389,7 +521,10 @@ impl Engine {
         env.entry("PATH".into())
             .or_insert_with(|| "/usr/bin:/bin".into());
         env.insert("TERM".into(), self.options.string("default-terminal"));
-        env.insert("SHELL".into(), self.options.string("default-shell"));
+        env.insert(
+            "SHELL".into(),
+            self.options.session_string(session, "default-shell"),
+        );
         // zeropty's sessions are not tmux's: programs see ZEROPTY, and TMUX is not passed on
         // from the environment the server started in.
         env.remove("TMUX");

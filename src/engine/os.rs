@@ -13,6 +13,32 @@ use std::io;
 /// The engine's name for a program's terminal descriptor (and its exit notification).
 pub type IoId = u64;
 
+/// The engine's name for a `pipe-pane` command's descriptor (never equal to a live [`IoId`]).
+pub type PipeId = u64;
+
+/// What a program's terminal is made of.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Backend {
+    /// One end of a socketpair that the preloaded shim makes look like a terminal; the engine
+    /// runs the line discipline and output processing, and learns modes from in-band markers.
+    #[default]
+    Socket,
+    /// A real pseudo-terminal, for programs the shim cannot reach (static binaries, Go,
+    /// setuid programs): the kernel runs the line discipline and output processing.
+    Pty,
+}
+
+impl Backend {
+    /// The backend a user names (`socket` or `pty`).
+    pub fn from_name(name: &str) -> Option<Backend> {
+        match name {
+            "socket" => Some(Backend::Socket),
+            "pty" => Some(Backend::Pty),
+            _ => None,
+        }
+    }
+}
+
 /// A program to start for a pane.
 #[derive(Clone, Debug)]
 pub struct SpawnRequest {
@@ -27,6 +53,7 @@ pub struct SpawnRequest {
     pub rows: u16,
     /// Terminal settings the program starts with.
     pub termios: super::tty::Termios,
+    pub backend: Backend,
 }
 
 /// A started program.
@@ -36,10 +63,12 @@ pub struct Spawned {
     pub pid: i32,
     /// The random token its shim marks in-band messages with.
     pub token: String,
-    /// Where its terminal state lives (for window size and foreground group).
+    /// Where its terminal state lives (for window size and foreground group); the host's
+    /// handle, which the engine only passes back.
     pub slot: u64,
     /// The terminal device, for `#{pane_tty}` (empty on the socket backend).
     pub tty: String,
+    pub backend: Backend,
 }
 
 /// Readiness the host reports for a program.
@@ -78,8 +107,10 @@ pub trait Programs {
     /// Collects an exited process: its wait status, or `None` if it still runs.
     fn reap(&mut self, pid: i32) -> Option<i32>;
     fn signal_group(&mut self, pgrp: i32, signal: i32);
+    /// Tells the program behind `slot` (see [`Spawned::slot`]) its new window size; on the
+    /// PTY backend the kernel then sends SIGWINCH itself.
     fn set_window_size(&mut self, slot: u64, cols: u16, rows: u16);
-    /// The foreground process group the programs set last.
+    /// The foreground process group the programs set last (on the PTY backend, the kernel's).
     fn foreground_group(&self, slot: u64) -> Option<i32>;
     fn process_cwd(&self, pid: i32) -> Option<String>;
     /// argv[0] of a process.
@@ -87,4 +118,65 @@ pub trait Programs {
     fn host_name(&self) -> String;
     /// Reads a file for `source-file` and `-f`.
     fn read_file(&self, path: &str) -> io::Result<Vec<u8>>;
+    /// Writes (or appends to) a file for `save-buffer`, creating it with mode 0644.
+    fn write_file(&mut self, path: &str, data: &[u8], append: bool) -> io::Result<()> {
+        let _ = (path, data, append);
+        Err(io::ErrorKind::Unsupported.into())
+    }
+    /// Starts `/bin/sh -c command` for `pipe-pane`, connected to the engine by one
+    /// non-blocking descriptor: the command's standard input when `to_child`, its standard
+    /// output when `from_child` (the others are /dev/null). Readiness comes as pipe events;
+    /// the host watches for readability until told otherwise.
+    fn spawn_pipe(
+        &mut self,
+        command: &str,
+        cwd: &str,
+        env: &[(String, String)],
+        to_child: bool,
+        from_child: bool,
+    ) -> io::Result<PipeId> {
+        let _ = (command, cwd, env, to_child, from_child);
+        Err(io::ErrorKind::Unsupported.into())
+    }
+    /// Reads what the pipe's command wrote; `Ok(0)` is end of file.
+    fn pipe_read(&mut self, id: PipeId, buf: &mut [u8]) -> io::Result<usize> {
+        let _ = (id, buf);
+        Err(io::ErrorKind::Unsupported.into())
+    }
+    /// Writes what the pipe accepts without blocking.
+    fn pipe_write(&mut self, id: PipeId, data: &[u8]) -> io::Result<usize> {
+        let _ = (id, data);
+        Err(io::ErrorKind::Unsupported.into())
+    }
+    /// Whether the engine wants to hear when the pipe is readable and writable.
+    fn pipe_watch(&mut self, id: PipeId, readable: bool, writable: bool) {
+        let _ = (id, readable, writable);
+    }
+    /// Closes the engine's end; the command is collected once it exits (its exit may be
+    /// reported as for a closed terminal, see [`Programs::release`]).
+    fn close_pipe(&mut self, id: PipeId) {
+        let _ = id;
+    }
+    /// Runs `/bin/sh -c command` to completion (`run-shell`, `if-shell`): its standard input
+    /// and error are /dev/null; returns its wait status and standard output.
+    fn run_shell(
+        &mut self,
+        command: &str,
+        cwd: &str,
+        env: &[(String, String)],
+    ) -> io::Result<(i32, Vec<u8>)> {
+        let _ = (command, cwd, env);
+        Err(io::ErrorKind::Unsupported.into())
+    }
+    /// Starts `/bin/sh -c command` and leaves it to run (`run-shell -b`): nothing is read from
+    /// it and the host collects it when it exits.
+    fn spawn_shell(
+        &mut self,
+        command: &str,
+        cwd: &str,
+        env: &[(String, String)],
+    ) -> io::Result<()> {
+        let _ = (command, cwd, env);
+        Err(io::ErrorKind::Unsupported.into())
+    }
 }

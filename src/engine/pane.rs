@@ -7,12 +7,17 @@
 //! the pane's input queue until the terminal accepts it, so a program that never reads cannot
 //! block the engine.
 //!
+//! A pane on the PTY backend has a real terminal: the kernel does the line discipline and
+//! output processing and sends no markers, so its output goes straight to the screen and its
+//! keys straight to the terminal (echo comes back as output).
+//!
 //! Invariants: `input[input_sent..]` is exactly what the program has not been given yet; the
 //! screen has seen every output byte read from the program (nothing is parsed twice or
 //! dropped); `bytes_read` counts them.
 
 use super::ldisc::{LdAction, LineDiscipline};
-use super::os::{IoId, Programs};
+use super::os::{Backend, IoId, Programs};
+use super::pipe::PanePipe;
 use super::tty::{eof_marker, MarkerScanner, Piece, ShimEvent, Termios};
 use crate::term::Terminal;
 
@@ -29,6 +34,9 @@ pub struct Pane {
     pub token: String,
     pub slot: u64,
     pub tty: String,
+    /// What the terminal is; on [`Backend::Pty`] the kernel does what the scanner, the line
+    /// discipline and output processing do here for a socket.
+    pub backend: Backend,
     scanner: MarkerScanner,
     /// The program's terminal settings as of the last output byte read.
     pub termios: Termios,
@@ -52,6 +60,8 @@ pub struct Pane {
     pending_signals: Vec<i32>,
     /// The terminal has input waiting for the program to accept it.
     waiting_writable: bool,
+    /// `pipe-pane`'s command, if one is open (boxed: few panes have one).
+    pub pipe: Option<Box<PanePipe>>,
 }
 
 pub struct NewPane {
@@ -79,6 +89,7 @@ impl Pane {
             token: p.spawned.token,
             slot: p.spawned.slot,
             tty: p.spawned.tty,
+            backend: p.spawned.backend,
             termios: p.termios,
             ldisc: LineDiscipline::new(),
             foreground: p.spawned.pid,
@@ -94,6 +105,7 @@ impl Pane {
             output_stopped: false,
             pending_signals: Vec::new(),
             waiting_writable: false,
+            pipe: None,
         }
     }
 
@@ -127,11 +139,20 @@ impl Pane {
         }
         if total > 0 {
             self.after_output(os, now_ms);
+            self.flush_pipe(os);
         }
         total > 0
     }
 
     fn take_output(&mut self, data: &[u8]) {
+        if self.backend == Backend::Pty {
+            if let Some(p) = self.pipe.as_mut() {
+                p.copy(data);
+            }
+            self.term.feed(data);
+            return;
+        }
+        let pipe = &mut self.pipe;
         let term = &mut self.term;
         let termios = &mut self.termios;
         let foreground = &mut self.foreground;
@@ -142,7 +163,7 @@ impl Pane {
             Piece::Output(bytes) => {
                 // The line discipline follows the cursor column, as Linux does for tab erase.
                 ldisc.program_output(termios, bytes);
-                feed_processed(term, termios, bytes, &mut scratch)
+                feed_processed(term, termios, bytes, &mut scratch, pipe.as_deref_mut())
             }
             Piece::Event(ShimEvent::Termios(t)) => {
                 ldisc.set_termios(termios, &t, &mut actions);
@@ -157,9 +178,10 @@ impl Pane {
     fn flush_held(&mut self) {
         let term = &mut self.term;
         let termios = self.termios;
+        let pipe = &mut self.pipe;
         let mut scratch = Vec::new();
         self.scanner
-            .flush(|b| feed_processed(term, &termios, b, &mut scratch));
+            .flush(|b| feed_processed(term, &termios, b, &mut scratch, pipe.as_deref_mut()));
     }
 
     fn after_output(&mut self, os: &mut dyn Programs, now_ms: u64) {
@@ -174,13 +196,20 @@ impl Pane {
         }
     }
 
-    /// Sends keys to the program through the line discipline.
+    /// Sends keys to the program through the line discipline (the engine's on the socket
+    /// backend, the kernel's on the PTY backend).
     pub fn keys(&mut self, os: &mut dyn Programs, keys: &[u8]) {
+        if self.backend == Backend::Pty {
+            self.write_raw(os, keys);
+            return;
+        }
         let mut actions = Vec::new();
         self.ldisc.input(&self.termios, keys, &mut actions);
         self.apply(actions);
         self.signal_pending(os);
         self.flush_input(os);
+        // The echo, which a PTY would have sent as output.
+        self.flush_pipe(os);
     }
 
     /// Bytes for the program exactly as given, bypassing the line discipline (`send-keys` to a
@@ -223,6 +252,9 @@ impl Pane {
             self.input_sent = 0;
         }
         self.update_watch(os);
+        if self.pipe.is_some() {
+            self.resume_pipe(os);
+        }
     }
 
     /// Asks the host for the events this pane needs now.
@@ -245,6 +277,7 @@ impl Pane {
 
     /// Closes the terminal: the pane keeps its screen but its program is gone.
     pub fn close(&mut self, os: &mut dyn Programs) {
+        self.close_pipe(os);
         if let Some(io) = self.io.take() {
             os.close(io);
         }
@@ -261,7 +294,12 @@ impl Pane {
         for a in actions {
             match a {
                 LdAction::ToProgram(b) => self.input.extend_from_slice(&b),
-                LdAction::Echo(b) => self.term.feed(&b),
+                LdAction::Echo(b) => {
+                    if let Some(p) = self.pipe.as_mut() {
+                        p.copy(&b);
+                    }
+                    self.term.feed(&b)
+                }
                 LdAction::Signal(sig) => self.pending_signals.push(sig),
                 LdAction::Eof => {
                     let marker = eof_marker(&self.token);
@@ -274,9 +312,19 @@ impl Pane {
     }
 }
 
-/// Output processing as the kernel does with OPOST|ONLCR, then the screen.
-fn feed_processed(term: &mut Terminal, termios: &Termios, bytes: &[u8], scratch: &mut Vec<u8>) {
+/// Output processing as the kernel does with OPOST|ONLCR, then the screen (and a copy for the
+/// pane's pipe, which gets what a PTY would have given tmux).
+fn feed_processed(
+    term: &mut Terminal,
+    termios: &Termios,
+    bytes: &[u8],
+    scratch: &mut Vec<u8>,
+    pipe: Option<&mut PanePipe>,
+) {
     if !termios.onlcr() || !bytes.contains(&b'\n') {
+        if let Some(p) = pipe {
+            p.copy(bytes);
+        }
         term.feed(bytes);
         return;
     }
@@ -286,6 +334,9 @@ fn feed_processed(term: &mut Terminal, termios: &Termios, bytes: &[u8], scratch:
             scratch.push(b'\r');
         }
         scratch.push(b);
+    }
+    if let Some(p) = pipe {
+        p.copy(scratch);
     }
     term.feed(scratch);
 }

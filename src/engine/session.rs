@@ -5,10 +5,13 @@
 //! the server's life.
 //!
 //! Invariants: a session always has at least one window (a session whose last window goes is
-//! removed); window indices within a session are unique; `current` names an existing window.
+//! removed); window indices within a session are unique and `windows` is ordered by them;
+//! `current` names an existing window; the last-window stack holds only ids of the session's
+//! windows, none of them current, each once.
 
+use super::options::OptionSet;
 use super::pane::Pane;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 pub struct Window {
     pub id: u32,
@@ -18,9 +21,19 @@ pub struct Window {
     pub automatic_rename: bool,
     pub pane: Pane,
     pub activity: i64,
-    /// When the window was made (monotonic ms): its name follows the running command only
-    /// once it is older than tmux's rename interval.
-    pub created_ms: u64,
+    /// `select-pane -d`: keys for the pane are dropped until `select-pane -e`.
+    pub input_off: bool,
+    /// Window options set on this window (`set-option -w`).
+    pub options: OptionSet,
+    /// Pane options set on its pane (`set-option -p`).
+    pub pane_options: OptionSet,
+    /// The command the pane was started with (what `respawn-pane` runs again by default).
+    pub command: Vec<String>,
+    /// When the pane was found dead and kept (remain-on-exit), for `#{pane_dead_time}`.
+    pub dead_time: Option<i64>,
+    /// The pane's `bytes_read` and the time (monotonic ms) when the automatic name was last
+    /// checked: output since then asks for a new check, at most every 500 ms.
+    pub name_checked: (u64, u64),
 }
 
 pub struct Session {
@@ -31,10 +44,18 @@ pub struct Session {
     pub windows: Vec<Window>,
     /// Index into `windows` of the current window.
     pub current: usize,
-    /// The previously current window's id (`last-window`).
-    pub last: Option<u32>,
+    /// Ids of the previously current windows, most recent first (tmux's `lastw` stack):
+    /// `last-window` and the `-` flag use the first; a removed window leaves the stack.
+    pub last: Vec<u32>,
+    /// The size new windows get (`new-session -x/-y`); `None` follows the global
+    /// `default-size`.
+    pub default_size: Option<(u32, u32)>,
     /// Session environment overrides (`set-environment` without `-g`; `None` removes).
     pub environ: BTreeMap<String, Option<String>>,
+    /// Session environment variables hidden from programs (`set-environment -h`).
+    pub environ_hidden: BTreeSet<String>,
+    /// Session options set on this session (`set-option` without `-g`).
+    pub options: OptionSet,
     pub cwd: String,
     pub attached: u32,
 }
@@ -46,6 +67,16 @@ impl Session {
 
     pub fn current_window_mut(&mut self) -> &mut Window {
         &mut self.windows[self.current]
+    }
+
+    /// The position of the window with this index.
+    pub fn position_of_index(&self, index: u32) -> Option<usize> {
+        self.windows.iter().position(|w| w.index == index)
+    }
+
+    /// The position of the window with this id.
+    pub fn position_of_id(&self, id: u32) -> Option<usize> {
+        self.windows.iter().position(|w| w.id == id)
     }
 
     /// Inserts a window keeping the list ordered by index; returns its position.
@@ -71,16 +102,104 @@ impl Session {
         i
     }
 
-    /// Removes the window at position `at`, keeping `current` valid (the caller removes the
-    /// session if it was the last).
-    pub fn remove_window(&mut self, at: usize) -> Window {
-        let w = self.windows.remove(at);
-        if self.current > at || (self.current == at && self.current == self.windows.len()) {
-            self.current = self.current.saturating_sub(1);
+    /// Makes the window at `at` current, as tmux's session_set_current: the old current
+    /// window goes on top of the last-window stack. Returns false if it already was current.
+    pub fn select(&mut self, at: usize) -> bool {
+        if at == self.current {
+            return false;
         }
-        if self.last == Some(w.id) {
-            self.last = None;
+        let new_id = self.windows[at].id;
+        let old_id = self.windows[self.current].id;
+        self.last.retain(|&id| id != new_id);
+        self.last.retain(|&id| id != old_id);
+        self.last.insert(0, old_id);
+        self.current = at;
+        true
+    }
+
+    /// `last-window`: the top of the stack. Returns false if there is none.
+    pub fn select_last(&mut self) -> bool {
+        match self.last.first().and_then(|&id| self.position_of_id(id)) {
+            Some(at) => self.select(at),
+            None => false,
+        }
+    }
+
+    /// `next-window`: the following window by index, wrapping. False if there is none.
+    pub fn select_next(&mut self) -> bool {
+        let at = (self.current + 1) % self.windows.len();
+        self.select(at)
+    }
+
+    /// `previous-window`: the preceding window by index, wrapping. False if there is none.
+    pub fn select_previous(&mut self) -> bool {
+        let n = self.windows.len();
+        let at = (self.current + n - 1) % n;
+        self.select(at)
+    }
+
+    /// Where `id` is in the last-window stack, counting from 1 (0: not there), as tmux's
+    /// `window_stack_index`.
+    pub fn stack_index(&self, id: u32) -> usize {
+        self.last.iter().position(|&x| x == id).map_or(0, |i| i + 1)
+    }
+
+    /// Removes the window at position `at`. If it was current, the last window becomes
+    /// current, else the previous one, else the next (tmux's session_detach). The caller
+    /// removes the session if it was the last window.
+    pub fn remove_window(&mut self, at: usize) -> Window {
+        if at == self.current && self.windows.len() > 1 && !self.select_last() {
+            self.select_previous();
+        }
+        let w = self.windows.remove(at);
+        self.last.retain(|&id| id != w.id);
+        if self.current > at {
+            self.current -= 1;
+        } else if self.current == at {
+            // Only when the session is now empty (or was of one window).
+            self.current = 0;
         }
         w
+    }
+
+    /// Removes the window at `at` without choosing a new current window (`new-window -k`
+    /// replacing it); returns it and whether it was current. The caller makes another window
+    /// current.
+    pub fn unlink_window(&mut self, at: usize) -> (Window, bool) {
+        let was_current = at == self.current;
+        let w = self.windows.remove(at);
+        self.last.retain(|&id| id != w.id);
+        if self.current > at {
+            self.current -= 1;
+        }
+        (w, was_current)
+    }
+
+    /// Makes the window at `at` current without touching the last-window stack (the current
+    /// window was just removed).
+    pub fn set_current(&mut self, at: usize) {
+        self.current = at;
+    }
+
+    /// `renumber-windows`: indices from `base` up, in order.
+    pub fn renumber(&mut self, base: u32) {
+        for (i, w) in self.windows.iter_mut().enumerate() {
+            w.index = base + i as u32;
+        }
+    }
+
+    /// Moves up by one the windows from index `from` to the first free index, making room at
+    /// `from` (tmux's winlink_shuffle_up). Returns `from`, or `None` when no index is free.
+    pub fn shuffle_up(&mut self, from: u32) -> Option<u32> {
+        let mut last = from;
+        while self.position_of_index(last).is_some() {
+            last = last.checked_add(1).filter(|&l| l < i32::MAX as u32)?;
+        }
+        for w in &mut self.windows {
+            if w.index >= from && w.index < last {
+                w.index += 1;
+            }
+        }
+        Some(from)
     }
 }

@@ -3,13 +3,18 @@
 //!
 //! A target is `session:window.pane`, any part optional: `$id`, `@id` and `%id` name objects
 //! directly; a session is matched by exact name (`=name` allows only that), then unique prefix,
-//! then unique glob; a window by index, exact name, unique prefix, unique glob (or `=name`); a
-//! pane by index or `%id`. A bare word is tried as the kind the command wants, then as window
-//! and session. Missing parts are the current ones: the pane the command runs in
-//! (`ZEROPTY_PANE`), or the most recently active session.
+//! then unique glob; a window by offset (`+N`, `-N`), `!` (last), `^`, `$`, index, exact name,
+//! unique prefix, unique glob (`=name`: index or exact name only); a pane by index, `%id`,
+//! offset or position word (`top`, `left`...), which in a one-pane window all name its pane.
+//! tmux's `{last}`, `{next}`, `{start}`... are the same as their characters. A bare word is
+//! tried as the kind the command wants, then as window and session. Missing parts are the
+//! current ones: the pane the command runs in (`ZEROPTY_PANE`, or what an earlier command of
+//! the same request made current), or the most recently active session.
+//!
+//! `new-window -t` may name an index no window has yet ([`resolve_index`]).
 //!
 //! Errors are tmux's: `can't find session: X`, `can't find window: X`, `can't find pane: X`,
-//! `no current target`.
+//! `can't specify pane here`, `no current target`, `no mouse target`, `no marked target`.
 
 use super::session::Session;
 
@@ -98,57 +103,170 @@ fn unique(mut hits: impl Iterator<Item = bool>) -> Option<usize> {
     }
 }
 
-/// Finds a window in a session by index, name, prefix or glob (`exact`: name only).
+/// Where a window word leads within one session: an existing window (position) and the index
+/// it names. With `index_ok` (new-window's `-t`), a free index or an offset from the current
+/// window may name no window at all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct WindowHit {
+    window: Option<usize>,
+    index: Option<u32>,
+}
+
+/// Finds a window in a session by index, name, prefix or glob (`exact`: no offsets or
+/// specials), as tmux's cmd_find_get_window_with_session.
 pub fn find_window(s: &Session, name: &str, exact: bool) -> Option<usize> {
+    window_in_session(s, name, exact, false).and_then(|h| h.window)
+}
+
+fn window_in_session(s: &Session, name: &str, exact: bool, index_ok: bool) -> Option<WindowHit> {
+    let hit = |i: usize| {
+        Some(WindowHit {
+            window: Some(i),
+            index: Some(s.windows[i].index),
+        })
+    };
     if name.starts_with('@') {
         let id = parse_id(name, '@')?;
-        return s.windows.iter().position(|w| w.id == id);
+        return hit(s.position_of_id(id)?);
+    }
+    if !exact && (name.starts_with('+') || name.starts_with('-')) {
+        let n = offset(name);
+        if index_ok {
+            let cur = s.windows[s.current].index as i64;
+            let idx = if name.starts_with('+') {
+                cur + n
+            } else {
+                cur - n
+            };
+            if !(0..=i32::MAX as i64).contains(&idx) {
+                return None;
+            }
+            return Some(WindowHit {
+                window: Some(s.current),
+                index: Some(idx as u32),
+            });
+        }
+        let len = s.windows.len() as i64;
+        let step = if name.starts_with('+') { n } else { -n };
+        return hit((s.current as i64 + step).rem_euclid(len) as usize);
     }
     if !exact {
         match name {
-            "!" => {
-                return s
-                    .last
-                    .and_then(|id| s.windows.iter().position(|w| w.id == id))
-            }
-            "^" => return (!s.windows.is_empty()).then_some(0),
-            "$" => return s.windows.len().checked_sub(1),
+            "!" => return hit(s.last.first().and_then(|&id| s.position_of_id(id))?),
+            "^" => return hit(0),
+            "$" => return hit(s.windows.len().checked_sub(1)?),
             _ => {}
         }
-        if let Some(off) = offset(name) {
-            let n = s.windows.len() as i64;
-            return Some((s.current as i64 + off).rem_euclid(n) as usize);
-        }
-        if name.starts_with(|c: char| c.is_ascii_digit()) {
-            if let Ok(idx) = name.parse::<u32>() {
-                if let Some(i) = s.windows.iter().position(|w| w.index == idx) {
-                    return Some(i);
-                }
+    }
+    if !name.starts_with('+') && !name.starts_with('-') {
+        if let Some(idx) = strtonum(name) {
+            if let Some(i) = s.position_of_index(idx) {
+                return hit(i);
+            }
+            if index_ok {
+                return Some(WindowHit {
+                    window: None,
+                    index: Some(idx),
+                });
             }
         }
     }
     let exact_hits = s.windows.iter().filter(|w| w.name == name).count();
     if exact_hits == 1 {
-        return s.windows.iter().position(|w| w.name == name);
+        return hit(s.windows.iter().position(|w| w.name == name)?);
     }
     if exact_hits > 1 || exact {
         return None;
     }
     unique(s.windows.iter().map(|w| w.name.starts_with(name)))
         .or_else(|| unique(s.windows.iter().map(|w| glob(name, &w.name))))
+        .and_then(hit)
 }
 
-/// `+N` / `-N` (a bare `+` or `-` is 1).
-fn offset(s: &str) -> Option<i64> {
-    let (sign, rest) = match s.as_bytes().first()? {
-        b'+' => (1, &s[1..]),
-        b'-' => (-1, &s[1..]),
-        _ => return None,
-    };
-    if rest.is_empty() {
-        return Some(sign);
+/// A non-negative decimal number up to `i32::MAX`, as tmux's strtonum accepts it.
+fn strtonum(s: &str) -> Option<u32> {
+    let digits = s.strip_prefix('+').unwrap_or(s);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
     }
-    rest.parse::<i64>().ok().map(|n| sign * n)
+    digits.parse::<u32>().ok().filter(|&n| n <= i32::MAX as u32)
+}
+
+/// The distance of `+N` / `-N` (a bare `+` or `-` is 1; anything unparsable is 0, which tmux
+/// treats as the current window).
+fn offset(s: &str) -> i64 {
+    let rest = &s[1..];
+    if rest.is_empty() {
+        return 1;
+    }
+    match rest.parse::<i64>() {
+        Ok(n) if (1..=i32::MAX as i64).contains(&n) => n,
+        _ => 0,
+    }
+}
+
+/// tmux's names for special targets, mapped to the characters it uses for them.
+fn map_window(w: &str) -> &str {
+    match w {
+        "{start}" => "^",
+        "{last}" => "!",
+        "{end}" => "$",
+        "{next}" => "+",
+        "{previous}" => "-",
+        _ => w,
+    }
+}
+
+fn map_pane(p: &str) -> &str {
+    match p {
+        "{last}" => "!",
+        "{next}" => "+",
+        "{previous}" => "-",
+        "{top}" => "top",
+        "{bottom}" => "bottom",
+        "{left}" => "left",
+        "{right}" => "right",
+        "{top-left}" => "top-left",
+        "{top-right}" => "top-right",
+        "{bottom-left}" => "bottom-left",
+        "{bottom-right}" => "bottom-right",
+        _ => p,
+    }
+}
+
+/// Whether `p` names the one pane of a window: its index, `%id`, an offset (panes wrap, so
+/// every offset lands on it) or a position word. `!` (the last pane) and `{up-of}` and the
+/// like name nothing in a one-pane window.
+fn pane_in_window(s: &Session, wi: usize, p: &str) -> bool {
+    if p.starts_with('%') {
+        return parse_id(p, '%') == Some(s.windows[wi].pane.id);
+    }
+    if p.starts_with('+') || p.starts_with('-') {
+        return true;
+    }
+    if strtonum(p) == Some(0) {
+        return true;
+    }
+    const PLACES: &[&str] = &[
+        "top",
+        "bottom",
+        "left",
+        "right",
+        "top-left",
+        "top-right",
+        "bottom-left",
+        "bottom-right",
+    ];
+    PLACES.iter().any(|w| w.eq_ignore_ascii_case(p))
+}
+
+/// A resolved `new-window -t`: the session, the window named (if any) and the index named
+/// (`None`: the next free index).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IndexTarget {
+    pub session: usize,
+    pub window: Option<usize>,
+    pub index: Option<u32>,
 }
 
 /// Resolves `target` (or the current target when `None`) to what a command of `kind` needs.
@@ -158,76 +276,163 @@ pub fn resolve(
     kind: Kind,
     calling_pane: Option<u32>,
 ) -> Result<Found, String> {
-    let cur = current(sessions, calling_pane).ok_or("no current target")?;
-    let Some(target) = target else {
-        return Ok(cur);
-    };
-    if let Some(id) = target.strip_prefix('%').and_then(|r| r.parse().ok()) {
-        return find_pane_id(sessions, id).ok_or_else(|| format!("can't find pane: {target}"));
-    }
-    let (session, window, pane) = split(target, kind);
-    let session = session.filter(|s| !s.is_empty() && *s != "=");
-    let window = window.filter(|w| !w.is_empty() && *w != "=");
-    let pane = pane.filter(|p| !p.is_empty());
-
-    // A bare word given to a pane or window command may name a window or a session.
-    if let (None, None, Some(p)) = (session, window, pane) {
-        if !target.contains('.') && kind == Kind::Pane && !p.starts_with('%') {
-            if let Ok(f) = resolve_window(sessions, cur, None, p) {
-                return Ok(f);
-            }
-            return match find_session(sessions, p, false) {
-                Some(si) => Ok(Found {
-                    session: si,
-                    window: sessions[si].current,
-                }),
-                None => Err(format!("can't find pane: {p}")),
-            };
-        }
-    }
-    if let (None, Some(w), None) = (session, window, pane) {
-        if !target.contains(':') && kind == Kind::Window && !w.starts_with('@') {
-            if let Ok(f) = resolve_window(sessions, cur, None, w) {
-                return Ok(f);
-            }
-            let (name, exact) = strip_exact(w);
-            return match find_session(sessions, name, exact) {
-                Some(si) => Ok(Found {
-                    session: si,
-                    window: sessions[si].current,
-                }),
-                None => Err(format!("can't find window: {w}")),
-            };
-        }
-    }
-
-    let mut found = match session {
-        Some(name) => {
-            let (n, exact) = strip_exact(name);
-            let si = find_session(sessions, n, exact)
-                .ok_or_else(|| format!("can't find session: {n}"))?;
-            Found {
-                session: si,
-                window: sessions[si].current,
-            }
-        }
-        None => cur,
-    };
-    if let Some(w) = window {
-        found = resolve_window(sessions, found, session, w)?;
-    }
-    if let Some(p) = pane {
-        let ok =
-            p == "0" || p.starts_with('%') && parse_id(p, '%') == Some(pane_id(sessions, found));
-        if !ok {
-            return Err(format!("can't find pane: {p}"));
-        }
-    }
-    Ok(found)
+    let t = find(sessions, target, kind, false, calling_pane)?;
+    let window = t.window.unwrap_or_else(|| sessions[t.session].current);
+    Ok(Found {
+        session: t.session,
+        window,
+    })
 }
 
-fn pane_id(sessions: &[Session], f: Found) -> u32 {
-    sessions[f.session].windows[f.window].pane.id
+/// Resolves a window target that may name a free index (tmux's CMD_FIND_WINDOW_INDEX, for
+/// `new-window -t`): `sess:5` with no window 5 is index 5, `:+1` the index after the current
+/// window's.
+pub fn resolve_index(
+    sessions: &[Session],
+    target: Option<&str>,
+    calling_pane: Option<u32>,
+) -> Result<IndexTarget, String> {
+    find(sessions, target, Kind::Window, true, calling_pane)
+}
+
+fn find(
+    sessions: &[Session],
+    target: Option<&str>,
+    kind: Kind,
+    index_ok: bool,
+    calling_pane: Option<u32>,
+) -> Result<IndexTarget, String> {
+    let cur = current(sessions, calling_pane).ok_or("no current target")?;
+    let at = |f: Found| IndexTarget {
+        session: f.session,
+        window: Some(f.window),
+        index: Some(sessions[f.session].windows[f.window].index),
+    };
+    let target = match target {
+        None | Some("") => {
+            let mut t = at(cur);
+            if index_ok {
+                t.index = None;
+            }
+            return Ok(t);
+        }
+        Some(t) => t,
+    };
+    if target == "=" || target == "{mouse}" {
+        return Err("no mouse target".into());
+    }
+    if target == "~" || target == "{marked}" {
+        return Err("no marked target".into());
+    }
+    let p = split(target, kind);
+    let (session, exact_session) = match p.session {
+        Some(s) => strip_exact(s),
+        None => ("", false),
+    };
+    let (window, exact_window) = match p.window {
+        Some(w) => strip_exact(w),
+        None => ("", false),
+    };
+    let session = Some(session).filter(|s| !s.is_empty());
+    let window = Some(window).filter(|w| !w.is_empty()).map(map_window);
+    let pane = p.pane.filter(|p| !p.is_empty()).map(map_pane);
+    if pane.is_some() && index_ok {
+        return Err("can't specify pane here".into());
+    }
+    let no_window = |w: &str| format!("can't find window: {w}");
+    let no_pane = |p: &str| format!("can't find pane: {p}");
+
+    if let Some(name) = session {
+        let si = find_session(sessions, name, exact_session)
+            .ok_or_else(|| format!("can't find session: {name}"))?;
+        let s = &sessions[si];
+        let mut t = IndexTarget {
+            session: si,
+            window: Some(s.current),
+            index: None,
+        };
+        if let Some(w) = window {
+            let hit =
+                window_in_session(s, w, exact_window, index_ok).ok_or_else(|| no_window(w))?;
+            t.window = hit.window;
+            t.index = hit.index;
+        }
+        if let Some(p) = pane {
+            if window.is_none() && p.starts_with('%') {
+                let f = parse_id(p, '%')
+                    .and_then(|id| find_pane_id(sessions, id))
+                    .filter(|f| f.session == si)
+                    .ok_or_else(|| no_pane(p))?;
+                return Ok(at(f));
+            }
+            let wi = t.window.unwrap_or(s.current);
+            if !pane_in_window(s, wi, p) {
+                return Err(no_pane(p));
+            }
+            t.index = Some(s.windows[wi].index);
+        }
+        return Ok(t);
+    }
+
+    // No session: a window alone may also name a session (unless written after a colon).
+    let get_window = |w: &str, only: bool| -> Option<IndexTarget> {
+        if w.starts_with('@') {
+            let id = parse_id(w, '@')?;
+            return find_window_id(sessions, id, Some(cur.session)).map(at);
+        }
+        if let Some(hit) = window_in_session(&sessions[cur.session], w, exact_window, index_ok) {
+            return Some(IndexTarget {
+                session: cur.session,
+                window: hit.window,
+                index: hit.index,
+            });
+        }
+        if only {
+            return None;
+        }
+        let si = find_session(sessions, w, false)?;
+        let mut t = at(Found {
+            session: si,
+            window: sessions[si].current,
+        });
+        if index_ok {
+            t.index = None;
+        }
+        Some(t)
+    };
+    match (window, pane) {
+        (Some(w), Some(p)) => {
+            let t = get_window(w, target.contains(':')).ok_or_else(|| no_window(w))?;
+            let wi = t.window.unwrap_or(sessions[t.session].current);
+            if !pane_in_window(&sessions[t.session], wi, p) {
+                return Err(no_pane(p));
+            }
+            Ok(t)
+        }
+        (Some(w), None) => get_window(w, target.contains(':')).ok_or_else(|| no_window(w)),
+        (None, Some(p)) => {
+            if p.starts_with('%') {
+                return parse_id(p, '%')
+                    .and_then(|id| find_pane_id(sessions, id))
+                    .map(at)
+                    .ok_or_else(|| no_pane(p));
+            }
+            if pane_in_window(&sessions[cur.session], cur.window, p) {
+                return Ok(at(cur));
+            }
+            if target.contains('.') {
+                return Err(no_pane(p));
+            }
+            get_window(p, false).ok_or_else(|| no_pane(p))
+        }
+        (None, None) => {
+            let mut t = at(cur);
+            if index_ok {
+                t.index = None;
+            }
+            Ok(t)
+        }
+    }
 }
 
 fn strip_exact(s: &str) -> (&str, bool) {
@@ -237,54 +442,40 @@ fn strip_exact(s: &str) -> (&str, bool) {
     }
 }
 
-fn resolve_window(
-    sessions: &[Session],
-    base: Found,
-    session_given: Option<&str>,
-    w: &str,
-) -> Result<Found, String> {
-    if let Some(id) = parse_id(w, '@') {
-        let prefer = session_given.map(|_| base.session).or(Some(base.session));
-        let f = find_window_id(sessions, id, prefer)
-            .ok_or_else(|| format!("can't find window: {w}"))?;
-        if session_given.is_some() && f.session != base.session {
-            return Err(format!("can't find window: {w}"));
-        }
-        return Ok(f);
-    }
-    let (name, exact) = strip_exact(w);
-    let s = &sessions[base.session];
-    find_window(s, name, exact)
-        .map(|wi| Found {
-            session: base.session,
-            window: wi,
-        })
-        .ok_or_else(|| format!("can't find window: {name}"))
+/// The parts of a target, split as tmux does.
+#[derive(Debug, PartialEq, Eq)]
+struct Parts<'a> {
+    session: Option<&'a str>,
+    window: Option<&'a str>,
+    pane: Option<&'a str>,
 }
 
 /// Splits `session:window.pane` as tmux does; a bare word goes where `kind` puts it.
-fn split(target: &str, kind: Kind) -> (Option<&str>, Option<&str>, Option<&str>) {
-    let (before, after) = match target.split_once(':') {
-        Some((s, rest)) => (Some(s), Some(rest)),
-        None => (None, None),
+fn split(target: &str, kind: Kind) -> Parts<'_> {
+    let parts = |session, window, pane| Parts {
+        session,
+        window,
+        pane,
     };
-    match (before, after) {
-        (Some(s), Some(rest)) => match rest.split_once('.') {
-            Some((w, p)) => (Some(s), Some(w), Some(p)),
-            None => (Some(s), Some(rest), None),
+    match target.split_once(':') {
+        Some((s, rest)) => match rest.split_once('.') {
+            Some((w, p)) => parts(Some(s), Some(w), Some(p)),
+            None => parts(Some(s), Some(rest), None),
         },
-        _ => match target.split_once('.') {
-            Some((w, p)) => (None, Some(w), Some(p)),
+        None => match target.split_once('.') {
+            Some((w, p)) => parts(None, Some(w), Some(p)),
             None => {
                 if target.starts_with('$') {
-                    (Some(target), None, None)
+                    parts(Some(target), None, None)
                 } else if target.starts_with('@') {
-                    (None, Some(target), None)
+                    parts(None, Some(target), None)
+                } else if target.starts_with('%') {
+                    parts(None, None, Some(target))
                 } else {
                     match kind {
-                        Kind::Session => (Some(target), None, None),
-                        Kind::Window => (None, Some(target), None),
-                        Kind::Pane => (None, None, Some(target)),
+                        Kind::Session => parts(Some(target), None, None),
+                        Kind::Window => parts(None, Some(target), None),
+                        Kind::Pane => parts(None, None, Some(target)),
                     }
                 }
             }
@@ -397,20 +588,26 @@ mod tests {
 
     #[test]
     fn offsets_parse() {
-        assert_eq!(offset("+"), Some(1));
-        assert_eq!(offset("-2"), Some(-2));
-        assert_eq!(offset("x"), None);
+        assert_eq!(offset("+"), 1);
+        assert_eq!(offset("-2"), 2);
+        assert_eq!(offset("+x"), 0);
+    }
+
+    fn parts(target: &str, kind: Kind) -> (Option<&str>, Option<&str>, Option<&str>) {
+        let p = split(target, kind);
+        (p.session, p.window, p.pane)
     }
 
     #[test]
     fn split_follows_separators_and_kind() {
         assert_eq!(
-            split("a:1.0", Kind::Pane),
+            parts("a:1.0", Kind::Pane),
             (Some("a"), Some("1"), Some("0"))
         );
-        assert_eq!(split("a:", Kind::Pane), (Some("a"), Some(""), None));
-        assert_eq!(split("a", Kind::Session), (Some("a"), None, None));
-        assert_eq!(split("a", Kind::Window), (None, Some("a"), None));
-        assert_eq!(split("$3", Kind::Pane), (Some("$3"), None, None));
+        assert_eq!(parts("a:", Kind::Pane), (Some("a"), Some(""), None));
+        assert_eq!(parts("a", Kind::Session), (Some("a"), None, None));
+        assert_eq!(parts("a", Kind::Window), (None, Some("a"), None));
+        assert_eq!(parts("$3", Kind::Pane), (Some("$3"), None, None));
+        assert_eq!(parts("%3", Kind::Session), (None, None, Some("%3")));
     }
 }

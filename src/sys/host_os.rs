@@ -1,9 +1,14 @@
 //! The engine's OS interface implemented over real descriptors: socketpair terminals with the
-//! shim preloaded, pidfds for exits, one epoll for everything, the shared terminal state file.
+//! shim preloaded (or pseudo-terminals, per session), pidfds for exits, one epoll for
+//! everything, the shared terminal state file.
 //!
 //! Tokens in the epoll carry what they belong to in their top byte: [`TOKEN_TERMINAL`] and
-//! [`TOKEN_EXIT`] for a program (with the engine's `IoId` below), and the server's own kinds
-//! for its listener and clients.
+//! [`TOKEN_EXIT`] for a program (with the engine's `IoId` below), [`TOKEN_PIPE`] for a
+//! `pipe-pane` command, and the server's own kinds for its listener and clients.
+//!
+//! A socket terminal's slot is its offset in the state file; a pseudo-terminal has no slot
+//! there, so its slot is [`PTY_SLOT`] with its `IoId` below, and window size and foreground
+//! group go to its master instead.
 //!
 //! Invariants: a terminal's descriptor and pidfd are registered from spawn until `close`;
 //! slots of closed terminals are reused.
@@ -11,25 +16,39 @@
 use super::fd::{self, set_nonblocking};
 use super::poll::{Epoll, READABLE, WRITABLE};
 use super::process::{self, Launch, SlotInit};
+use super::pty;
 use super::shim::StateFile;
-use crate::engine::os::{Clock, IoId, Programs, SpawnRequest, Spawned};
+use crate::engine::os::{Backend, Clock, IoId, PipeId, Programs, SpawnRequest, Spawned};
 use crate::engine::tty::{ENV_STATE, ENV_TOKEN, ENV_TTY};
 use std::collections::HashMap;
 use std::io;
-use std::os::fd::{AsRawFd, OwnedFd};
-use std::path::PathBuf;
+use std::os::fd::{AsRawFd, OwnedFd, RawFd};
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::time::Instant;
 
 pub const TOKEN_TERMINAL: u64 = 1 << 56;
 pub const TOKEN_EXIT: u64 = 2 << 56;
 pub const TOKEN_KIND: u64 = 0xff << 56;
+/// A `pipe-pane` command's socket (the engine's `PipeId` below); its exit, once the engine
+/// has closed it, is reported as [`TOKEN_EXIT`].
+pub const TOKEN_PIPE: u64 = 5 << 56;
+/// Marks the slot of a pseudo-terminal (state file offsets never come near it).
+pub const PTY_SLOT: u64 = 1 << 63;
 
 struct Terminal {
     fd: OwnedFd,
     pidfd: OwnedFd,
     pid: i32,
-    slot_index: usize,
+    /// The state file slot (socket terminals only).
+    slot_index: Option<usize>,
+}
+
+/// A `pipe-pane` command: our end of its socket, and the process.
+struct PipeChild {
+    fd: OwnedFd,
+    pidfd: OwnedFd,
+    pid: i32,
 }
 
 pub struct HostOs {
@@ -37,6 +56,8 @@ pub struct HostOs {
     terminals: HashMap<IoId, Terminal>,
     /// Programs whose terminal is closed, not yet collected: (pidfd, pid).
     dying: HashMap<IoId, (OwnedFd, i32)>,
+    /// Open `pipe-pane` commands, numbered from the same counter as terminals.
+    pipes: HashMap<PipeId, PipeChild>,
     next_io: IoId,
     state: StateFile,
     state_path: PathBuf,
@@ -52,6 +73,7 @@ impl HostOs {
             epoll,
             terminals: HashMap::new(),
             dying: HashMap::new(),
+            pipes: HashMap::new(),
             next_io: 1,
             state: StateFile::create(&state_path)?,
             state_path,
@@ -66,40 +88,9 @@ impl HostOs {
         &self.state_path
     }
 
-    fn terminal(&self, io: IoId) -> io::Result<&Terminal> {
-        self.terminals
-            .get(&io)
-            .ok_or_else(|| io::Error::from_raw_os_error(libc::EBADF))
-    }
-}
-
-/// 128 random bits as hex, from the kernel.
-fn random_token() -> String {
-    let mut b = [0u8; 16];
-    // SAFETY: getrandom fills the buffer.
-    let n = unsafe { libc::getrandom(b.as_mut_ptr().cast(), b.len(), 0) };
-    if n != b.len() as isize {
-        // Extremely unlikely; fall back to something process-unique.
-        let t = Instant::now().elapsed().as_nanos() ^ std::process::id() as u128;
-        b = t.to_le_bytes();
-    }
-    b.iter().map(|x| format!("{x:02x}")).collect()
-}
-
-impl Clock for HostOs {
-    fn now_ms(&self) -> u64 {
-        self.start.elapsed().as_millis() as u64
-    }
-
-    fn wall_time(&self) -> i64 {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs() as i64)
-    }
-}
-
-impl Programs for HostOs {
-    fn spawn(&mut self, req: &SpawnRequest) -> io::Result<Spawned> {
+    /// A socket terminal: the shim makes it look like a tty and shares its state through the
+    /// state file.
+    fn spawn_socket(&mut self, req: &SpawnRequest, io: IoId) -> io::Result<(Terminal, Spawned)> {
         let (ours, theirs) = super::socket::socketpair()?;
         set_nonblocking(ours.as_raw_fd(), true)?;
         let (dev, ino) = fd::identity(&theirs)?;
@@ -134,33 +125,141 @@ impl Programs for HostOs {
                 shell: &req.shell,
                 cwd: &cwd,
                 env: &env,
+                controlling_tty: false,
             },
             theirs.as_raw_fd(),
             Some(&slot),
         )?;
         drop(theirs);
-        let io = self.next_io;
-        self.next_io += 1;
-        self.epoll
-            .add(ours.as_raw_fd(), TOKEN_TERMINAL | io, READABLE)?;
-        self.epoll
-            .add(started.pidfd.as_raw_fd(), TOKEN_EXIT | io, READABLE)?;
-        self.terminals.insert(
-            io,
-            Terminal {
-                fd: ours,
-                pidfd: started.pidfd,
-                pid: started.pid,
-                slot_index,
-            },
-        );
-        Ok(Spawned {
+        let spawned = Spawned {
             io,
             pid: started.pid,
             token,
             slot: offset,
             tty: String::new(),
-        })
+            backend: Backend::Socket,
+        };
+        let terminal = Terminal {
+            fd: ours,
+            pidfd: started.pidfd,
+            pid: started.pid,
+            slot_index: Some(slot_index),
+        };
+        Ok((terminal, spawned))
+    }
+
+    /// The master of a pseudo-terminal, if `slot` names one.
+    fn pty_master(&self, slot: u64) -> Option<RawFd> {
+        if slot & PTY_SLOT == 0 {
+            return None;
+        }
+        self.terminals
+            .get(&(slot & !PTY_SLOT))
+            .map(|t| t.fd.as_raw_fd())
+    }
+
+    fn terminal(&self, io: IoId) -> io::Result<&Terminal> {
+        self.terminals
+            .get(&io)
+            .ok_or_else(|| io::Error::from_raw_os_error(libc::EBADF))
+    }
+}
+
+/// 128 random bits as hex, from the kernel.
+fn random_token() -> String {
+    let mut b = [0u8; 16];
+    // SAFETY: getrandom fills the buffer.
+    let n = unsafe { libc::getrandom(b.as_mut_ptr().cast(), b.len(), 0) };
+    if n != b.len() as isize {
+        // Extremely unlikely; fall back to something process-unique.
+        let t = Instant::now().elapsed().as_nanos() ^ std::process::id() as u128;
+        b = t.to_le_bytes();
+    }
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// A pseudo-terminal: the program runs as it would under tmux, with no shim (it could not
+/// reach this program anyway, and a real terminal needs none).
+fn spawn_pty(req: &SpawnRequest, io: IoId, shim: &Path) -> io::Result<(Terminal, Spawned)> {
+    let pty = pty::open(&req.termios, req.cols, req.rows)?;
+    set_nonblocking(pty.master.as_raw_fd(), true)?;
+    // An environment inherited from a socket session carries that session's shim settings;
+    // they would point the shim at a terminal this program does not have.
+    let mut env: Vec<(String, String)> = req
+        .env
+        .iter()
+        .filter(|(k, _)| ![ENV_STATE, ENV_TOKEN, ENV_TTY].contains(&k.as_str()))
+        .cloned()
+        .collect();
+    let shim = shim.to_string_lossy();
+    for (k, v) in &mut env {
+        if k == "LD_PRELOAD" {
+            *v = v
+                .split([':', ' '])
+                .filter(|p| !p.is_empty() && *p != shim)
+                .collect::<Vec<_>>()
+                .join(":");
+        }
+    }
+    env.retain(|(k, v)| k != "LD_PRELOAD" || !v.is_empty());
+    let cwd = PathBuf::from(&req.cwd);
+    let started = process::launch(
+        &Launch {
+            argv: &req.argv,
+            shell: &req.shell,
+            cwd: &cwd,
+            env: &env,
+            controlling_tty: true,
+        },
+        pty.subsidiary.as_raw_fd(),
+        None,
+    )?;
+    // Only the program holds the subsidiary side now, so the master reads end of file (EIO)
+    // once the program and everything it started have let go of it.
+    drop(pty.subsidiary);
+    let spawned = Spawned {
+        io,
+        pid: started.pid,
+        token: String::new(),
+        slot: PTY_SLOT | io,
+        tty: pty.path,
+        backend: Backend::Pty,
+    };
+    let terminal = Terminal {
+        fd: pty.master,
+        pidfd: started.pidfd,
+        pid: started.pid,
+        slot_index: None,
+    };
+    Ok((terminal, spawned))
+}
+
+impl Clock for HostOs {
+    fn now_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+
+    fn wall_time(&self) -> i64 {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64)
+    }
+}
+
+impl Programs for HostOs {
+    fn spawn(&mut self, req: &SpawnRequest) -> io::Result<Spawned> {
+        let io = self.next_io;
+        let (terminal, spawned) = match req.backend {
+            Backend::Socket => self.spawn_socket(req, io)?,
+            Backend::Pty => spawn_pty(req, io, &self.shim)?,
+        };
+        self.next_io += 1;
+        self.epoll
+            .add(terminal.fd.as_raw_fd(), TOKEN_TERMINAL | io, READABLE)?;
+        self.epoll
+            .add(terminal.pidfd.as_raw_fd(), TOKEN_EXIT | io, READABLE)?;
+        self.terminals.insert(io, terminal);
+        Ok(spawned)
     }
 
     fn read(&mut self, io: IoId, buf: &mut [u8]) -> io::Result<usize> {
@@ -189,7 +288,9 @@ impl Programs for HostOs {
     fn close(&mut self, io: IoId) {
         if let Some(t) = self.terminals.remove(&io) {
             self.epoll.remove(t.fd.as_raw_fd());
-            self.free_slots.push(t.slot_index);
+            if let Some(i) = t.slot_index {
+                self.free_slots.push(i);
+            }
             // Keep watching for the exit so the process is collected, not left a zombie.
             self.dying.insert(io, (t.pidfd, t.pid));
             self.release(io);
@@ -215,10 +316,19 @@ impl Programs for HostOs {
     }
 
     fn set_window_size(&mut self, slot: u64, cols: u16, rows: u16) {
+        if slot & PTY_SLOT != 0 {
+            if let Some(master) = self.pty_master(slot) {
+                let _ = pty::set_window_size(master, cols, rows);
+            }
+            return;
+        }
         let _ = self.state.write_winsize(slot, rows, cols);
     }
 
     fn foreground_group(&self, slot: u64) -> Option<i32> {
+        if slot & PTY_SLOT != 0 {
+            return self.pty_master(slot).and_then(pty::foreground_group);
+        }
         self.state.read_pgrp(slot).ok().filter(|&p| p > 0)
     }
 
@@ -236,5 +346,220 @@ impl Programs for HostOs {
 
     fn read_file(&self, path: &str) -> io::Result<Vec<u8>> {
         std::fs::read(path)
+    }
+
+    fn write_file(&mut self, path: &str, data: &[u8], append: bool) -> io::Result<()> {
+        use std::io::Write;
+        use std::os::unix::fs::OpenOptionsExt;
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .append(append)
+            .truncate(!append)
+            .mode(0o644)
+            .open(path)?
+            .write_all(data)
+    }
+
+    fn spawn_pipe(
+        &mut self,
+        command: &str,
+        cwd: &str,
+        env: &[(String, String)],
+        to_child: bool,
+        from_child: bool,
+    ) -> io::Result<PipeId> {
+        let (ours, theirs) = super::socket::socketpair()?;
+        set_nonblocking(ours.as_raw_fd(), true)?;
+        let started = process::launch_pipe(&process::PipeLaunch {
+            command,
+            cwd: Path::new(cwd),
+            env,
+            socket: theirs.as_raw_fd(),
+            to_child,
+            from_child,
+        })?;
+        drop(theirs);
+        let id = self.next_io;
+        self.next_io += 1;
+        self.epoll
+            .add(ours.as_raw_fd(), TOKEN_PIPE | id, READABLE)?;
+        self.pipes.insert(
+            id,
+            PipeChild {
+                fd: ours,
+                pidfd: started.pidfd,
+                pid: started.pid,
+            },
+        );
+        Ok(id)
+    }
+
+    fn pipe_read(&mut self, id: PipeId, buf: &mut [u8]) -> io::Result<usize> {
+        let p = self.pipes.get(&id).ok_or(io::ErrorKind::NotFound)?;
+        fd::read(p.fd.as_raw_fd(), buf)
+    }
+
+    fn pipe_write(&mut self, id: PipeId, data: &[u8]) -> io::Result<usize> {
+        let p = self.pipes.get(&id).ok_or(io::ErrorKind::NotFound)?;
+        // MSG_NOSIGNAL: a command that has gone is an error here, not a SIGPIPE for a host
+        // that embeds the engine without ignoring it.
+        // SAFETY: data is readable for its length.
+        let n = unsafe {
+            libc::send(
+                p.fd.as_raw_fd(),
+                data.as_ptr().cast(),
+                data.len(),
+                libc::MSG_NOSIGNAL | libc::MSG_DONTWAIT,
+            )
+        };
+        if n < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(n as usize)
+    }
+
+    fn pipe_watch(&mut self, id: PipeId, readable: bool, writable: bool) {
+        if let Some(p) = self.pipes.get(&id) {
+            let interest =
+                if readable { READABLE } else { 0 } | if writable { WRITABLE } else { 0 };
+            let _ = self
+                .epoll
+                .modify(p.fd.as_raw_fd(), TOKEN_PIPE | id, interest);
+        }
+    }
+
+    fn close_pipe(&mut self, id: PipeId) {
+        let Some(p) = self.pipes.remove(&id) else {
+            return;
+        };
+        self.epoll.remove(p.fd.as_raw_fd());
+        drop(p.fd);
+        // The command sees end of file and usually exits soon; until it does, its exit is
+        // watched as a closed terminal's is, so it is collected and not left a zombie.
+        if process::try_wait(p.pid).is_none()
+            && self
+                .epoll
+                .add(p.pidfd.as_raw_fd(), TOKEN_EXIT | id, READABLE)
+                .is_ok()
+        {
+            self.dying.insert(id, (p.pidfd, p.pid));
+        }
+    }
+
+    fn run_shell(
+        &mut self,
+        command: &str,
+        cwd: &str,
+        env: &[(String, String)],
+    ) -> io::Result<(i32, Vec<u8>)> {
+        // The socketpair is blocking: the server waits for this command, as its reply does.
+        let (ours, theirs) = super::socket::socketpair()?;
+        let started = process::launch_pipe(&process::PipeLaunch {
+            command,
+            cwd: Path::new(cwd),
+            env,
+            socket: theirs.as_raw_fd(),
+            to_child: false,
+            from_child: true,
+        })?;
+        drop(theirs);
+        let mut out = Vec::new();
+        // Read errors only end the output early; the status still comes from the process.
+        let _ = std::io::Read::read_to_end(&mut std::fs::File::from(ours), &mut out);
+        let mut status = 0;
+        loop {
+            // SAFETY: waitpid on our own child, writing status.
+            let r = unsafe { libc::waitpid(started.pid, &mut status, 0) };
+            if r >= 0 || io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+                break;
+            }
+        }
+        Ok((status, out))
+    }
+
+    fn spawn_shell(
+        &mut self,
+        command: &str,
+        cwd: &str,
+        env: &[(String, String)],
+    ) -> io::Result<()> {
+        let started = process::launch_pipe(&process::PipeLaunch {
+            command,
+            cwd: Path::new(cwd),
+            env,
+            socket: -1,
+            to_child: false,
+            from_child: false,
+        })?;
+        // Its exit is watched as a closed terminal's is, so it is collected when it ends.
+        let id = self.next_io;
+        self.next_io += 1;
+        if process::try_wait(started.pid).is_none() {
+            self.epoll
+                .add(started.pidfd.as_raw_fd(), TOKEN_EXIT | id, READABLE)?;
+            self.dying.insert(id, (started.pidfd, started.pid));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::tty::Termios;
+
+    /// Reads the program's output until it contains `want` (or a few seconds pass).
+    fn read_until(host: &mut HostOs, io: IoId, out: &mut Vec<u8>, want: &str) -> bool {
+        let deadline = Instant::now() + std::time::Duration::from_secs(5);
+        let mut buf = [0u8; 4096];
+        while Instant::now() < deadline {
+            match host.read(io, &mut buf) {
+                Ok(n) if n > 0 => out.extend_from_slice(&buf[..n]),
+                _ => std::thread::sleep(std::time::Duration::from_millis(10)),
+            }
+            if String::from_utf8_lossy(out).contains(want) {
+                return true;
+            }
+        }
+        false
+    }
+
+    #[test]
+    fn pty_window_size_and_foreground_go_through_the_master() {
+        let dir = std::env::temp_dir().join(format!("zp-hostos-pty-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let epoll = Rc::new(Epoll::new().unwrap());
+        // The PTY backend preloads nothing, so the shim path is never opened.
+        let mut host = HostOs::new(epoll, dir.join("state"), dir.join("no-shim.so")).unwrap();
+        let script = "trap 'stty size' WINCH; echo ready; while :; do sleep 0.05; done";
+        let req = SpawnRequest {
+            argv: vec!["/bin/sh".into(), "-c".into(), script.into()],
+            shell: "/bin/sh".into(),
+            cwd: "/".into(),
+            env: vec![("PATH".into(), "/usr/bin:/bin".into())],
+            cols: 80,
+            rows: 24,
+            termios: Termios::pane_default(),
+            backend: Backend::Pty,
+        };
+        let s = host.spawn(&req).unwrap();
+        assert_eq!(s.backend, Backend::Pty);
+        assert!(s.tty.starts_with("/dev/pts/"), "{}", s.tty);
+        let mut out = Vec::new();
+        assert!(read_until(&mut host, s.io, &mut out, "ready"));
+        // The program is its session's leader and runs in the foreground of its terminal.
+        assert_eq!(host.foreground_group(s.slot), Some(s.pid));
+        host.set_window_size(s.slot, 91, 17);
+        assert!(
+            read_until(&mut host, s.io, &mut out, "17 91"),
+            "{}",
+            String::from_utf8_lossy(&out)
+        );
+        host.close(s.io);
+        process::signal_group(s.pid, libc::SIGKILL);
+        // A closed terminal's slot names nothing any more.
+        assert_eq!(host.foreground_group(s.slot), None);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -4,5 +4,7 @@ pub mod fd;
 pub mod host_os;
 pub mod poll;
 pub mod process;
+pub mod pty;
 pub mod shim;
 pub mod socket;
+pub mod tty;

@@ -1,9 +1,10 @@
 //! Starting and ending session programs, and what `/proc` says about them.
 //!
 //! A session program starts in a new session and process group (setsid) with the terminal
-//! descriptor on fds 0, 1 and 2 and every other descriptor closed; its exit is reported through
-//! a pidfd the host polls. Everything the child needs is prepared before `fork`, because only
-//! async-signal-safe calls may run between `fork` and `exec`.
+//! descriptor on fds 0, 1 and 2 (a pseudo-terminal also becomes its controlling terminal) and
+//! every other descriptor closed; its exit is reported through a pidfd the host polls.
+//! Everything the child needs is prepared before `fork`, because only async-signal-safe calls
+//! may run between `fork` and `exec`.
 
 use super::fd::{cvt, owned};
 use std::ffi::CString;
@@ -19,6 +20,9 @@ pub struct Launch<'a> {
     pub shell: &'a str,
     pub cwd: &'a Path,
     pub env: &'a [(String, String)],
+    /// The terminal is a real one (the PTY backend): the child makes it its controlling
+    /// terminal, so `/dev/tty`, job control and the kernel's signals work.
+    pub controlling_tty: bool,
 }
 
 /// A terminal state slot the child writes, with its own pid as session and foreground group,
@@ -104,7 +108,17 @@ pub fn launch(spec: &Launch<'_>, terminal: RawFd, slot: Option<&SlotInit>) -> io
     let pid = cvt(unsafe { libc::fork() })?;
     if pid == 0 {
         // SAFETY: async-signal-safe calls only; every pointer was prepared before fork.
-        unsafe { child(terminal, slot, &cwd, &candidates, &argv, &envp) }
+        unsafe {
+            child(
+                terminal,
+                spec.controlling_tty,
+                slot,
+                &cwd,
+                &candidates,
+                &argv,
+                &envp,
+            )
+        }
     }
     // SAFETY: pidfd_open takes a pid and flags.
     let pidfd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) } as libc::c_int;
@@ -126,6 +140,7 @@ fn many_has_slash(argv: &[String]) -> bool {
 /// Must only be called in a freshly forked child.
 unsafe fn child(
     terminal: RawFd,
+    controlling_tty: bool,
     slot: Option<&SlotInit>,
     cwd: &CString,
     programs: &[CString],
@@ -135,6 +150,11 @@ unsafe fn child(
     // SAFETY: all calls are async-signal-safe and use memory prepared before fork.
     unsafe {
         let pid = libc::setsid();
+        if controlling_tty {
+            // A new session leader takes the terminal as its controlling terminal; it was
+            // opened with O_NOCTTY so that nothing else could have claimed it.
+            libc::ioctl(terminal, libc::TIOCSCTTY, 0);
+        }
         if let Some(s) = slot {
             use crate::engine::tty::{SLOT_PGRP, SLOT_SID};
             let mut bytes = s.bytes;
@@ -250,4 +270,80 @@ pub fn keep_across_exec(cmd: &mut std::process::Command, fd: RawFd) {
             Ok(())
         });
     }
+}
+
+/// How a `pipe-pane` command is connected: `socket` becomes its standard input (`to_child`)
+/// and/or standard output (`from_child`); the rest, and standard error, are /dev/null.
+pub struct PipeLaunch<'a> {
+    pub command: &'a str,
+    pub cwd: &'a Path,
+    pub env: &'a [(String, String)],
+    pub socket: RawFd,
+    pub to_child: bool,
+    pub from_child: bool,
+}
+
+/// Starts `/bin/sh -c command` for `pipe-pane`, as tmux does: in the server's process group
+/// (it is not a session program), every other descriptor closed.
+pub fn launch_pipe(spec: &PipeLaunch<'_>) -> io::Result<Started> {
+    let null = cvt(
+        // SAFETY: open with a constant path.
+        unsafe { libc::open(c"/dev/null".as_ptr(), libc::O_RDWR | libc::O_CLOEXEC) },
+    )?;
+    // SAFETY: null is new and ours.
+    let null = unsafe { owned(null) };
+    let args = [
+        cstring(b"sh"),
+        cstring(b"-c"),
+        cstring(spec.command.as_bytes()),
+    ];
+    let mut argv: Vec<*const libc::c_char> = args.iter().map(|a| a.as_ptr()).collect();
+    argv.push(std::ptr::null());
+    let env_strings: Vec<CString> = spec
+        .env
+        .iter()
+        .map(|(k, v)| cstring(format!("{k}={v}").as_bytes()))
+        .collect();
+    let mut envp: Vec<*const libc::c_char> = env_strings.iter().map(|e| e.as_ptr()).collect();
+    envp.push(std::ptr::null());
+    let cwd = cstring(spec.cwd.as_os_str().as_bytes());
+    let null_fd = std::os::fd::AsRawFd::as_raw_fd(&null);
+    let stdin = if spec.to_child { spec.socket } else { null_fd };
+    let stdout = if spec.from_child {
+        spec.socket
+    } else {
+        null_fd
+    };
+    // SAFETY: as in `launch`: the child makes async-signal-safe calls only, on memory
+    // prepared before fork.
+    let pid = cvt(unsafe { libc::fork() })?;
+    if pid == 0 {
+        // SAFETY: see above.
+        unsafe {
+            let mut set: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut set);
+            libc::sigprocmask(libc::SIG_SETMASK, &set, std::ptr::null_mut());
+            for sig in 1..32 {
+                if sig != libc::SIGKILL && sig != libc::SIGSTOP {
+                    libc::signal(sig, libc::SIG_DFL);
+                }
+            }
+            if libc::dup2(stdin, 0) < 0 || libc::dup2(stdout, 1) < 0 || libc::dup2(null_fd, 2) < 0 {
+                libc::_exit(1);
+            }
+            if libc::chdir(cwd.as_ptr()) != 0 {
+                libc::chdir(c"/".as_ptr());
+            }
+            libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, 0u32);
+            libc::execve(c"/bin/sh".as_ptr(), argv.as_ptr(), envp.as_ptr());
+            libc::_exit(1)
+        }
+    }
+    // SAFETY: pidfd_open takes a pid and flags.
+    let pidfd = cvt(unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) } as libc::c_int)?;
+    // SAFETY: pidfd is new and ours; pidfds are created close-on-exec.
+    Ok(Started {
+        pid,
+        pidfd: unsafe { owned(pidfd) },
+    })
 }

@@ -1,0 +1,1377 @@
+//! Attached clients: terminals that show a session's current window (`zeropty attach`).
+//!
+//! The server owns each client's connection and moves its frames (see `crate::protocol`);
+//! the engine keeps what tmux keeps about a client (its session, last session, size, flags,
+//! prefix state, scrollback view) and draws it.
+//!
+//! Drawing: a frame is a full redraw built from the screen (each row from
+//! [`Terminal::capture`](crate::term::Terminal::capture) with SGR codes, cleared to the end of
+//! the line), a status line like tmux's default one at the bottom, the pane's key, paste,
+//! focus and mouse modes, and the cursor. A client is drawn when something it shows may have
+//! changed (output of the pane it shows, any command, its own keys, the status line's clock),
+//! at most once per [`FRAME_INTERVAL_MS`], and only when the frame differs from the last one
+//! sent. The server asks for a frame only when the previous one has left, so a slow client
+//! gets the newest screen and never a backlog.
+//!
+//! Sizes: every window of a session takes the smallest size among the clients attached to it
+//! that are not read-only or ignore-size (less a row for the status line), unless its
+//! `window-size` says otherwise (`manual` after resize-window, `largest`, `latest`). With no
+//! such client, windows keep the size they have.
+//!
+//! Keys: the `prefix` key (C-b) starts a binding: the prefix again sends it through, `d`
+//! detaches, `[` or PPage opens the scrollback view, `n`/`p`/`l`/`0`-`9`/`c` run the window
+//! commands, `(`/`)`/`L` switch sessions, `r` redraws. Everything else goes to the pane
+//! through [`Pane::keys`](super::pane::Pane::keys), so the line discipline applies. A
+//! read-only client's keys are dropped except the detach and switch bindings.
+//!
+//! Invariants: every client in the list is attached to a session that exists (a client whose
+//! session ends is detached, with `[exited]`, before it is drawn again);
+//! `Session::attached` is the number of clients on each session.
+
+use super::commands::FormatValues;
+use super::format;
+use super::keys::{self, KeyModes};
+use super::options::Value;
+use super::target::Found;
+use super::{Ctx, Engine, Request};
+use crate::protocol::ClientTerminal;
+use crate::term::{mode, CaptureOptions, LineSpec};
+
+/// Shortest time between two frames for one client (about 60 a second).
+pub const FRAME_INTERVAL_MS: u64 = 16;
+
+/// Why a client's attachment ended: the message it prints in brackets and its exit status.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// detach-client, `C-b d`, another client's `attach -d`; with `hup` the client also sends
+    /// SIGHUP to its parent (`detach-client -P`, `attach -x`).
+    Detached { session: String, hup: bool },
+    /// The session ended.
+    Exited,
+    /// kill-server.
+    ServerExited,
+}
+
+impl Exit {
+    /// The message, as tmux's client prints it (without the brackets).
+    pub fn message(&self) -> String {
+        match self {
+            Exit::Detached {
+                session,
+                hup: false,
+            } => format!("detached (from session {session})"),
+            Exit::Detached { session, hup: true } => {
+                format!("detached and SIGHUP (from session {session})")
+            }
+            Exit::Exited => "exited".into(),
+            Exit::ServerExited => "server exited".into(),
+        }
+    }
+
+    /// The client's exit status (tmux's client exits 1 only when the server went away).
+    pub fn status(&self) -> u8 {
+        matches!(self, Exit::ServerExited) as u8
+    }
+
+    pub fn hup_parent(&self) -> bool {
+        matches!(self, Exit::Detached { hup: true, .. })
+    }
+}
+
+/// How a client attaches (attach-session's flags).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AttachFlags {
+    pub readonly: bool,
+    pub ignore_size: bool,
+    /// `-d`: detach the session's other clients; `-x` also sends their parents SIGHUP.
+    pub detach_others: bool,
+    pub hup_others: bool,
+}
+
+/// How a window's size follows its session's clients.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SizePolicy {
+    Smallest,
+    Largest,
+    Latest,
+    Manual,
+}
+
+/// The scrollback view (`C-b [`): how far above the bottom the view is.
+#[derive(Clone, Copy, Debug)]
+struct View {
+    offset: u32,
+    /// History size when the view was last drawn: new lines push the view down so the text
+    /// shown stays still, as tmux's copy mode does.
+    hsize: u32,
+    /// The pane's height, which sets how far a page moves.
+    rows: u32,
+}
+
+/// One attached client.
+#[derive(Debug)]
+pub struct Client {
+    /// The server's id for the connection.
+    pub conn: u64,
+    /// The terminal's path (`/dev/pts/3`), or `client-PID` without one, as tmux names clients.
+    pub name: String,
+    pub tty: String,
+    pub term: String,
+    pub pid: u32,
+    pub utf8: bool,
+    pub cols: u32,
+    pub rows: u32,
+    pub readonly: bool,
+    pub ignore_size: bool,
+    /// The session's id.
+    pub session: u32,
+    pub last_session: Option<u32>,
+    pub created: i64,
+    pub activity: i64,
+    /// Orders clients by their last activity (tmux compares microsecond times).
+    activity_seq: u64,
+    /// The prefix key was pressed: the next key is a binding.
+    pub prefix: bool,
+    view: Option<View>,
+    dirty: bool,
+    last_draw: Option<u64>,
+    last_frame: Vec<u8>,
+    /// Inside a bracketed paste from the terminal: keys go through uninterpreted.
+    pasting: bool,
+}
+
+/// Every attached client, in the order they attached (tmux's client list order).
+#[derive(Debug, Default)]
+pub struct Clients {
+    list: Vec<Client>,
+    exits: Vec<(u64, Exit)>,
+    seq: u64,
+    /// When status lines are next redrawn for their clock (monotonic ms).
+    next_status: u64,
+    /// When each session was last attached, switched to or typed in, as a sequence number:
+    /// sessions' activity times are whole seconds, and tmux tells apart events within one.
+    session_seq: std::collections::HashMap<u32, u64>,
+}
+
+impl Clients {
+    /// Something any client may show changed: draw them all again (unchanged frames are not
+    /// sent).
+    pub fn touch_all(&mut self) {
+        for c in &mut self.list {
+            c.dirty = true;
+        }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Client> {
+        self.list.iter()
+    }
+
+    pub fn get(&self, conn: u64) -> Option<&Client> {
+        self.list.iter().find(|c| c.conn == conn)
+    }
+
+    fn get_mut(&mut self, conn: u64) -> Option<&mut Client> {
+        self.list.iter_mut().find(|c| c.conn == conn)
+    }
+
+    pub fn is_attached(&self, conn: u64) -> bool {
+        self.get(conn).is_some()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// Clients whose attachment ended since the last call, with why.
+    pub fn take_exits(&mut self) -> Vec<(u64, Exit)> {
+        std::mem::take(&mut self.exits)
+    }
+
+    fn bump(&mut self) -> u64 {
+        self.seq += 1;
+        self.seq
+    }
+
+    /// Marks a session active now (and returns the new sequence number).
+    fn touch_session(&mut self, session: u32) -> u64 {
+        let seq = self.bump();
+        self.session_seq.insert(session, seq);
+        seq
+    }
+
+    fn session_seq(&self, session: u32) -> u64 {
+        self.session_seq.get(&session).copied().unwrap_or(0)
+    }
+}
+
+impl Engine {
+    /// An option as session `si` (window `wi` of it, for window options) sees it: its own
+    /// value, else the global one, else `default`.
+    fn option_or(&self, si: Option<usize>, wi: Option<usize>, name: &str, default: &str) -> String {
+        let session = si.map(|i| &self.sessions[i]);
+        let value = match (session, wi) {
+            (Some(s), Some(w)) => self.options.pane_value(Some(&s.windows[w]), name),
+            (s, _) => self.options.session_value(s, name),
+        };
+        value
+            .and_then(Value::as_str)
+            .or_else(|| self.options.get(name))
+            .map_or_else(|| default.to_string(), str::to_string)
+    }
+
+    fn session_index(&self, id: u32) -> Option<usize> {
+        self.sessions.iter().position(|s| s.id == id)
+    }
+
+    /// Rows the status line takes in session `si` (the `status` option, on by default).
+    fn status_lines(&self, si: Option<usize>) -> u32 {
+        match self.option_or(si, None, "status", "on").as_str() {
+            "off" => 0,
+            _ => 1,
+        }
+    }
+
+    /// The size windows of session `si` (or of a new session) get for a client of this
+    /// terminal size.
+    pub fn window_size_for(&self, si: Option<usize>, cols: u32, rows: u32) -> (u32, u32) {
+        let status = self.status_lines(si);
+        (cols.max(1), if rows > status { rows - status } else { 1 })
+    }
+
+    /// tmux's nesting check: a client running inside one of this server's panes may not
+    /// attach (it would draw itself).
+    pub fn is_nested(&self, req: &Request) -> bool {
+        if req.env.get("ZEROPTY").is_none_or(|v| v.is_empty()) {
+            return false;
+        }
+        let tty = req.terminal.as_ref().map_or("", |t| t.tty.as_str());
+        let pane = req
+            .env
+            .get("ZEROPTY_PANE")
+            .and_then(|p| p.strip_prefix('%'))
+            .and_then(|p| p.parse::<u32>().ok());
+        self.panes()
+            .any(|p| (!tty.is_empty() && p.tty == tty) || Some(p.id) == pane)
+    }
+
+    /// tmux's best session: the most recently active, unattached ones first if asked.
+    pub fn best_session(&self, prefer_unattached: bool) -> Option<usize> {
+        (0..self.sessions.len()).max_by_key(|&i| {
+            let s = &self.sessions[i];
+            (
+                prefer_unattached && s.attached == 0,
+                s.activity,
+                self.clients.session_seq(s.id),
+                s.id,
+            )
+        })
+    }
+
+    /// The client a command acts on when it names none (tmux's current client): the client
+    /// the command came from if it is attached, else the most recently active client of the
+    /// session the command runs in (or of the most recently active session).
+    pub fn current_client(&self, ctx: &Ctx<'_>) -> Result<u64, String> {
+        if let Some(conn) = ctx.req.client.filter(|&c| self.clients.is_attached(c)) {
+            return Ok(conn);
+        }
+        // The session the command runs in (its pane's), else the most recently active one.
+        let inside = ctx.calling_pane.and_then(|p| {
+            self.sessions
+                .iter()
+                .position(|s| s.windows.iter().any(|w| w.pane.id == p))
+        });
+        inside
+            .or_else(|| self.best_session(false))
+            .and_then(|si| self.best_client(self.sessions[si].id))
+            .ok_or_else(|| "no current client".to_string())
+    }
+
+    /// The most recently active client attached to a session.
+    pub fn best_client(&self, session: u32) -> Option<u64> {
+        self.clients
+            .list
+            .iter()
+            .filter(|c| c.session == session)
+            .max_by_key(|c| c.activity_seq)
+            .map(|c| c.conn)
+    }
+
+    /// `-t target-client`: a client by name or terminal (`/dev/` may be left out; one
+    /// trailing colon is ignored), or the current client.
+    pub fn find_client(&self, ctx: &Ctx<'_>, name: Option<&str>) -> Result<u64, String> {
+        let Some(name) = name else {
+            return self.current_client(ctx);
+        };
+        let name = name.strip_suffix(':').unwrap_or(name);
+        self.clients
+            .list
+            .iter()
+            .find(|c| {
+                c.name == name
+                    || (!c.tty.is_empty()
+                        && (c.tty == name || c.tty.strip_prefix("/dev/") == Some(name)))
+            })
+            .map(|c| c.conn)
+            .ok_or_else(|| format!("can't find client: {name}"))
+    }
+
+    /// Attaches the requesting client to session `si` (attach-session, new-session), or
+    /// moves it there if it is attached already.
+    pub fn attach_client(
+        &mut self,
+        ctx: &Ctx<'_>,
+        si: usize,
+        flags: AttachFlags,
+    ) -> Result<(), String> {
+        let sid = self.sessions[si].id;
+        let conn = ctx.req.client;
+        if let Some(conn) = conn.filter(|&c| self.clients.is_attached(c)) {
+            if flags.detach_others {
+                self.detach_session_clients(sid, Some(conn), flags.hup_others);
+            }
+            if let Some(c) = self.clients.get_mut(conn) {
+                c.readonly |= flags.readonly;
+                c.ignore_size |= flags.ignore_size;
+            }
+            self.switch_client(conn, si);
+            return Ok(());
+        }
+        let (Some(conn), Some(t)) = (conn, ctx.req.terminal.as_ref()) else {
+            return Err("open terminal failed: not a terminal".into());
+        };
+        if flags.detach_others {
+            self.detach_session_clients(sid, None, flags.hup_others);
+        }
+        let now = self.host.wall_time();
+        let seq = self.clients.bump();
+        self.clients
+            .list
+            .push(new_client(conn, t, sid, now, seq, flags));
+        self.clients.touch_session(sid);
+        self.sessions[si].activity = now;
+        self.sync_clients();
+        self.client_hook("client-attached", sid);
+        Ok(())
+    }
+
+    /// Moves an attached client to session `si`.
+    pub fn switch_client(&mut self, conn: u64, si: usize) {
+        let sid = self.sessions[si].id;
+        let now = self.host.wall_time();
+        let seq = self.clients.bump();
+        let Some(c) = self.clients.get_mut(conn) else {
+            return;
+        };
+        let changed = c.session != sid;
+        if changed {
+            c.last_session = Some(c.session);
+        }
+        c.session = sid;
+        c.view = None;
+        c.prefix = false;
+        c.activity_seq = seq;
+        self.clients.touch_session(sid);
+        self.sessions[si].activity = now;
+        self.sync_clients();
+        if changed {
+            self.client_hook("client-session-changed", sid);
+        }
+    }
+
+    /// Queues a client hook (client-attached...) for the session it concerns.
+    fn client_hook(&mut self, name: &'static str, session: u32) {
+        self.pending_hooks.push(super::options::HookEvent {
+            name,
+            session: Some(session),
+            pane: None,
+        });
+    }
+
+    /// Ends a client's attachment with "detached".
+    pub fn detach_client(&mut self, conn: u64, hup: bool) {
+        let Some(pos) = self.clients.list.iter().position(|c| c.conn == conn) else {
+            return;
+        };
+        let c = self.clients.list.remove(pos);
+        let session = self
+            .session_index(c.session)
+            .map(|si| self.sessions[si].name.clone())
+            .unwrap_or_default();
+        self.clients
+            .exits
+            .push((conn, Exit::Detached { session, hup }));
+        self.sync_clients();
+        self.client_hook("client-detached", c.session);
+    }
+
+    /// Detaches every client of a session, except `keep`.
+    pub fn detach_session_clients(&mut self, session: u32, keep: Option<u64>, hup: bool) {
+        let victims: Vec<u64> = self
+            .clients
+            .list
+            .iter()
+            .filter(|c| c.session == session && Some(c.conn) != keep)
+            .map(|c| c.conn)
+            .collect();
+        for conn in victims {
+            self.detach_client(conn, hup);
+        }
+    }
+
+    /// Changes a client's read-only flag (switch-client -r toggles it).
+    pub fn set_client_readonly(&mut self, conn: u64, readonly: bool) {
+        if let Some(c) = self.clients.get_mut(conn) {
+            c.readonly = readonly;
+            c.ignore_size = readonly;
+        }
+        self.sync_clients();
+    }
+
+    /// Sets a client's prefix state (switch-client -T prefix).
+    pub fn set_client_prefix(&mut self, conn: u64, on: bool) {
+        if let Some(c) = self.clients.get_mut(conn) {
+            c.prefix = on;
+        }
+    }
+
+    /// The server is stopping: every client is told so.
+    pub fn end_all_clients(&mut self) {
+        for c in std::mem::take(&mut self.clients.list) {
+            self.clients.exits.push((c.conn, Exit::ServerExited));
+        }
+    }
+
+    /// A client's connection closed: forget it (and anything it waited for).
+    pub fn client_gone(&mut self, conn: u64) {
+        self.forget_waiting(conn);
+        if let Some(pos) = self.clients.list.iter().position(|c| c.conn == conn) {
+            self.clients.list.remove(pos);
+            self.sync_clients();
+        }
+    }
+
+    /// A client's terminal changed size.
+    pub fn client_resize(&mut self, conn: u64, cols: u32, rows: u32) {
+        let Some(c) = self.clients.get_mut(conn) else {
+            return;
+        };
+        let changed = (c.cols, c.rows) != (cols.max(1), rows.max(1));
+        c.cols = cols.max(1);
+        c.rows = rows.max(1);
+        let session = c.session;
+        self.sync_clients();
+        if changed {
+            self.client_hook("client-resized", session);
+            super::commands::run_pending_hooks(self);
+        }
+    }
+
+    /// A program's terminal had an event: redraw the clients showing its pane.
+    pub fn client_terminal_event(&mut self, io: super::os::IoId) {
+        if self.clients.is_empty() {
+            return;
+        }
+        if let Some(&pane) = self.panes_by_io.get(&io) {
+            self.touch_pane(pane);
+        }
+    }
+
+    fn touch_pane(&mut self, pane: u32) {
+        for c in &mut self.clients.list {
+            let shows = self
+                .sessions
+                .iter()
+                .find(|s| s.id == c.session)
+                .is_some_and(|s| s.current_window().pane.id == pane);
+            if shows {
+                c.dirty = true;
+            }
+        }
+    }
+
+    /// Counts clients per session, sizes windows and redraws everyone.
+    fn sync_clients(&mut self) {
+        for s in &mut self.sessions {
+            s.attached = self
+                .clients
+                .list
+                .iter()
+                .filter(|c| c.session == s.id)
+                .count() as u32;
+        }
+        self.apply_sizes();
+        self.clients.touch_all();
+    }
+
+    /// Gives every window of each attached session the smallest size among its clients.
+    fn apply_sizes(&mut self) {
+        let mut attached: Vec<u32> = self.clients.list.iter().map(|c| c.session).collect();
+        attached.sort_unstable();
+        attached.dedup();
+        for sid in attached {
+            let Some(si) = self.session_index(sid) else {
+                continue;
+            };
+            let sizing: Vec<(u32, u32, u64)> = self
+                .clients
+                .list
+                .iter()
+                .filter(|c| c.session == sid && !c.ignore_size)
+                .map(|c| {
+                    let (cols, rows) = self.window_size_for(Some(si), c.cols, c.rows);
+                    (cols, rows, c.activity_seq)
+                })
+                .collect();
+            if sizing.is_empty() {
+                continue;
+            }
+            for wi in 0..self.sessions[si].windows.len() {
+                let size = match self.window_size_policy(si, wi) {
+                    SizePolicy::Manual => continue,
+                    SizePolicy::Smallest => sizing
+                        .iter()
+                        .map(|&(c, r, _)| (c, r))
+                        .reduce(|a, b| (a.0.min(b.0), a.1.min(b.1))),
+                    SizePolicy::Largest => sizing
+                        .iter()
+                        .map(|&(c, r, _)| (c, r))
+                        .reduce(|a, b| (a.0.max(b.0), a.1.max(b.1))),
+                    SizePolicy::Latest => sizing
+                        .iter()
+                        .max_by_key(|&&(_, _, seq)| seq)
+                        .map(|&(c, r, _)| (c, r)),
+                };
+                let Some((cols, rows)) = size else { continue };
+                let t = &self.sessions[si].windows[wi].pane.term;
+                if (t.cols(), t.rows()) != (cols, rows) {
+                    self.resize_pane(si, wi, cols, rows);
+                }
+            }
+        }
+    }
+
+    /// How a window follows its clients' sizes: the `window-size` option. The global default
+    /// (tmux's `latest`) is taken as `smallest`, so every client sees the whole window; a
+    /// window's own value (`manual` after resize-window, or set with set-window-option) and
+    /// a global value set to something else are followed.
+    fn window_size_policy(&self, si: usize, wi: usize) -> SizePolicy {
+        let w = &self.sessions[si].windows[wi];
+        let local = w.window_options("window-size").and_then(Value::as_str);
+        let value = local.or_else(|| self.options.get("window-size"));
+        match (local.is_some(), value) {
+            (_, Some("manual")) => SizePolicy::Manual,
+            (_, Some("largest")) => SizePolicy::Largest,
+            (true, Some("latest")) => SizePolicy::Latest,
+            _ => SizePolicy::Smallest,
+        }
+    }
+
+    /// Resizes a window's pane: output already written is parsed at the old size first, then
+    /// the screen reflows and the program is told (a PTY's kernel sends SIGWINCH itself; the
+    /// socket backend's programs get it from here).
+    fn resize_pane(&mut self, si: usize, wi: usize, cols: u32, rows: u32) {
+        let now = self.host.now_ms();
+        let os: &mut dyn super::os::Programs = &mut *self.host;
+        let pane = &mut self.sessions[si].windows[wi].pane;
+        while pane.drain_output(os, now) {}
+        pane.term.resize(cols, rows);
+        if pane.io.is_some() {
+            os.set_window_size(pane.slot, cols as u16, rows as u16);
+            if pane.backend == super::os::Backend::Socket {
+                let group = os.foreground_group(pane.slot).unwrap_or(pane.foreground);
+                os.signal_group(group, super::libc_sig::SIGWINCH);
+            }
+        }
+    }
+
+    /// Work for every turn of the host's loop: clients whose session ended are detached (or
+    /// moved on, with detach-on-destroy off), new windows get their session's size, and the
+    /// status line's clock is redrawn.
+    pub fn clients_tick(&mut self) {
+        if self.clients.is_empty() {
+            return;
+        }
+        let orphans: Vec<u64> = self
+            .clients
+            .list
+            .iter()
+            .filter(|c| self.session_index(c.session).is_none())
+            .map(|c| c.conn)
+            .collect();
+        for conn in orphans {
+            let next = match self.options.get("detach-on-destroy") {
+                // The session is gone, so its own value is too: the global one applies.
+                Some("off") => self.best_session(false),
+                _ => None,
+            };
+            match next {
+                Some(si) => self.switch_client(conn, si),
+                None => {
+                    self.clients.list.retain(|c| c.conn != conn);
+                    self.clients.exits.push((conn, Exit::Exited));
+                    self.sync_clients();
+                }
+            }
+        }
+        self.apply_sizes();
+        let now = self.host.now_ms();
+        if now >= self.clients.next_status {
+            let secs = self
+                .options
+                .get("status-interval")
+                .and_then(|v| v.parse::<u64>().ok())
+                .unwrap_or(15);
+            // A clock redraw only sends anything when the text changed.
+            self.clients.next_status = now + secs.clamp(1, 3600) * 1000;
+            self.clients.touch_all();
+        }
+    }
+
+    /// When a client that can be written to next needs drawing (monotonic ms).
+    pub fn clients_deadline(&self, writable: impl Fn(u64) -> bool) -> Option<u64> {
+        if self.clients.is_empty() {
+            return None;
+        }
+        self.clients
+            .list
+            .iter()
+            .filter(|c| c.dirty && writable(c.conn))
+            .map(|c| c.last_draw.map_or(0, |t| t + FRAME_INTERVAL_MS))
+            .chain(std::iter::once(self.clients.next_status))
+            .min()
+    }
+
+    /// The frame to send a client now, if it is due and differs from the last one.
+    pub fn client_frame(&mut self, conn: u64) -> Option<Vec<u8>> {
+        let now = self.host.now_ms();
+        let c = self.clients.get(conn)?;
+        if !c.dirty || c.last_draw.is_some_and(|t| now < t + FRAME_INTERVAL_MS) {
+            return None;
+        }
+        self.follow_history(conn);
+        let frame = self.render(self.clients.get(conn)?)?;
+        let c = self.clients.get_mut(conn)?;
+        c.dirty = false;
+        c.last_draw = Some(now);
+        if frame == c.last_frame {
+            return None;
+        }
+        c.last_frame.clone_from(&frame);
+        Some(frame)
+    }
+
+    /// Keeps the scrollback view on the same text while new lines arrive.
+    fn follow_history(&mut self, conn: u64) {
+        let Some(c) = self.clients.get(conn) else {
+            return;
+        };
+        let Some(si) = self.session_index(c.session) else {
+            return;
+        };
+        let t = &self.sessions[si].current_window().pane.term;
+        let (hsize, rows) = (t.history_size(), t.rows());
+        if let Some(c) = self.clients.get_mut(conn) {
+            if let Some(v) = &mut c.view {
+                if hsize > v.hsize {
+                    v.offset += hsize - v.hsize;
+                }
+                v.hsize = hsize;
+                v.rows = rows;
+                v.offset = v.offset.min(hsize);
+            }
+        }
+    }
+
+    // ---- input ----
+
+    /// Bytes typed on a client's terminal.
+    pub fn client_input(&mut self, conn: u64, bytes: &[u8]) {
+        let now = self.host.wall_time();
+        let seq = self.clients.bump();
+        let Some(c) = self.clients.get_mut(conn) else {
+            return;
+        };
+        c.activity = now;
+        c.activity_seq = seq;
+        let session = c.session;
+        self.clients.touch_session(session);
+        let si = self.session_index(session);
+        if let Some(si) = si {
+            // Typing makes the session the most recently active, as in tmux.
+            self.sessions[si].activity = now;
+        }
+        let prefixes = self.prefix_keys(si);
+        let mut forward = Vec::new();
+        let mut i = 0;
+        while i < bytes.len() {
+            let Some(c) = self.clients.get_mut(conn) else {
+                return;
+            };
+            let rest = &bytes[i..];
+            if c.pasting {
+                // Pasted text is never a key binding; it ends at the terminal's end marker.
+                let marker = find(rest, PASTE_END);
+                c.pasting = marker.is_none();
+                let end = marker.map_or(rest.len(), |p| p + PASTE_END.len());
+                if c.view.is_none() {
+                    forward.extend_from_slice(&rest[..end]);
+                }
+                i += end;
+                continue;
+            }
+            let n = key_len(rest);
+            let key = &rest[..n];
+            i += n;
+            if c.prefix {
+                c.prefix = false;
+                self.send_forward(conn, &mut forward);
+                self.binding(conn, key, &prefixes);
+            } else if prefixes.iter().any(|p| p.as_slice() == key) {
+                c.prefix = true;
+            } else if c.view.is_some() {
+                self.send_forward(conn, &mut forward);
+                self.view_key(conn, key);
+            } else {
+                if key == PASTE_START {
+                    c.pasting = true;
+                }
+                forward.extend_from_slice(key);
+            }
+        }
+        self.send_forward(conn, &mut forward);
+    }
+
+    /// The prefix keys (`prefix`, `prefix2`) as the bytes a terminal sends for them.
+    fn prefix_keys(&self, si: Option<usize>) -> Vec<Vec<u8>> {
+        let mut out = Vec::new();
+        for (name, default) in [("prefix", "C-b"), ("prefix2", "None")] {
+            let value = self.option_or(si, None, name, default);
+            if let Some(key) = keys::parse_key(&value) {
+                let mut bytes = Vec::new();
+                if keys::encode(key, KeyModes::default(), &mut bytes) && !bytes.is_empty() {
+                    out.push(bytes);
+                }
+            }
+        }
+        out
+    }
+
+    /// The pane a client shows.
+    fn client_pane(&self, conn: u64) -> Option<u32> {
+        let c = self.clients.get(conn)?;
+        let si = self.session_index(c.session)?;
+        Some(self.sessions[si].current_window().pane.id)
+    }
+
+    /// Gives keys collected for the pane to it (dropped for a read-only client).
+    fn send_forward(&mut self, conn: u64, forward: &mut Vec<u8>) {
+        if forward.is_empty() {
+            return;
+        }
+        let keys = std::mem::take(forward);
+        let Some(c) = self.clients.get(conn) else {
+            return;
+        };
+        if c.readonly {
+            return;
+        }
+        let Some(pane) = self.client_pane(conn) else {
+            return;
+        };
+        self.with_pane(pane, |p, os, _| p.keys(os, &keys));
+        self.touch_pane(pane);
+    }
+
+    /// A key after the prefix.
+    fn binding(&mut self, conn: u64, key: &[u8], prefixes: &[Vec<u8>]) {
+        let readonly = self.clients.get(conn).is_some_and(|c| c.readonly);
+        if prefixes.first().is_some_and(|p| p.as_slice() == key) {
+            if !readonly {
+                let mut k = key.to_vec();
+                self.send_forward(conn, &mut k);
+            }
+            return;
+        }
+        let command: &[&str] = match key {
+            b"d" => &["detach-client"],
+            b"(" => &["switch-client", "-p"],
+            b")" => &["switch-client", "-n"],
+            b"L" => &["switch-client", "-l"],
+            b"r" => {
+                self.clients.touch_all();
+                return;
+            }
+            _ if readonly => return,
+            b"[" => {
+                self.open_view(conn, 0);
+                return;
+            }
+            PAGE_UP => {
+                self.open_view(conn, 1);
+                return;
+            }
+            b"n" => &["next-window"],
+            b"p" => &["previous-window"],
+            b"l" => &["last-window"],
+            b"c" => &["new-window"],
+            [d @ b'0'..=b'9'] => {
+                let target = format!(":{}", *d as char);
+                self.run_for_client(conn, &["select-window", "-t", &target]);
+                return;
+            }
+            _ => return,
+        };
+        self.run_for_client(conn, command);
+    }
+
+    /// Runs a command as a key binding of this client would (errors are not shown: tmux
+    /// shows them in the status line).
+    fn run_for_client(&mut self, conn: u64, argv: &[&str]) {
+        if super::commands::find(argv[0]).is_err() {
+            return;
+        }
+        let mut env = std::collections::BTreeMap::new();
+        if let Some(pane) = self.client_pane(conn) {
+            env.insert("ZEROPTY_PANE".to_string(), format!("%{pane}"));
+        }
+        let cwd = self
+            .clients
+            .get(conn)
+            .and_then(|c| self.session_index(c.session))
+            .map_or_else(|| "/".to_string(), |si| self.sessions[si].cwd.clone());
+        let req = Request {
+            argv: argv.iter().map(|s| s.to_string()).collect(),
+            cwd,
+            env,
+            client: Some(conn),
+            terminal: None,
+        };
+        let _ = self.run_as(&req, false);
+        self.forget_waiting(conn);
+        self.clients.touch_all();
+    }
+
+    // ---- the scrollback view ----
+
+    fn open_view(&mut self, conn: u64, pages: u32) {
+        let Some(pane) = self.client_pane(conn) else {
+            return;
+        };
+        let (hsize, rows) = self
+            .panes()
+            .find(|p| p.id == pane)
+            .map_or((0, 1), |p| (p.term.history_size(), p.term.rows()));
+        if let Some(c) = self.clients.get_mut(conn) {
+            let view = c.view.get_or_insert(View {
+                offset: 0,
+                hsize,
+                rows,
+            });
+            view.offset = (view.offset + pages * page(rows)).min(hsize);
+            c.dirty = true;
+        }
+    }
+
+    fn view_key(&mut self, conn: u64, key: &[u8]) {
+        let Some(c) = self.clients.get_mut(conn) else {
+            return;
+        };
+        let Some(v) = &mut c.view else {
+            return;
+        };
+        let page = page(v.rows);
+        match key {
+            b"q" | b"\x1b" | b"\x03" => c.view = None,
+            UP | UP_APP | b"k" | b"\x19" | b"\x10" => v.offset = (v.offset + 1).min(v.hsize),
+            DOWN | DOWN_APP | b"j" | b"\x05" | b"\x0e" => v.offset = v.offset.saturating_sub(1),
+            PAGE_UP | b"\x1bv" => v.offset = (v.offset + page).min(v.hsize),
+            PAGE_DOWN | b"\x16" => v.offset = v.offset.saturating_sub(page),
+            b"g" | HOME | b"\x1b<" => v.offset = v.hsize,
+            b"G" | END | b"\x1b>" => v.offset = 0,
+            _ => return,
+        }
+        c.dirty = true;
+    }
+
+    // ---- drawing ----
+
+    /// A full redraw of what a client shows.
+    fn render(&self, c: &Client) -> Option<Vec<u8>> {
+        let si = self.session_index(c.session)?;
+        let s = &self.sessions[si];
+        let pane = &s.current_window().pane;
+        let t = &pane.term;
+        let status = self.status_lines(Some(si)).min(c.rows.saturating_sub(1));
+        let rows = c.rows - status;
+        let offset = c.view.map_or(0, |v| v.offset);
+        let mut out = Vec::with_capacity((c.cols as usize + 16) * c.rows as usize);
+        // Cursor hidden while drawing; no autowrap, so the last column never scrolls; G1 is
+        // the line-drawing set the screen's SO/SI codes select.
+        out.extend_from_slice(b"\x1b[?25l\x1b[?7l\x1b)0");
+        let crop = t.cols() > c.cols;
+        for y in 0..rows {
+            out.extend_from_slice(format!("\x1b[{};1H\x1b[0m", y + 1).as_bytes());
+            if y < t.rows() {
+                let line = t.capture(&CaptureOptions {
+                    start: Some(LineSpec::Line(y as i64 - offset as i64)),
+                    end: Some(LineSpec::Line(y as i64 - offset as i64)),
+                    escapes: true,
+                    no_trim: true,
+                    ..Default::default()
+                });
+                let mut line = line.strip_suffix(b"\n").unwrap_or(&line).to_vec();
+                if c.utf8 && line.contains(&0x0e) {
+                    line = line_drawing_as_utf8(&line);
+                }
+                if crop {
+                    push_cropped(&mut out, &line, c.cols);
+                } else {
+                    out.extend_from_slice(&line);
+                }
+            }
+            out.extend_from_slice(b"\x1b[0m\x0f\x1b[K");
+        }
+        if let Some(v) = c.view {
+            let text = format!("[{}/{}]", v.offset, t.history_size());
+            let x = c.cols.saturating_sub(text.len() as u32) + 1;
+            let style = style_sgr(&self.option_or(
+                Some(si),
+                Some(s.current),
+                "mode-style",
+                "bg=yellow,fg=black",
+            ));
+            out.extend_from_slice(format!("\x1b[1;{x}H{style}{text}\x1b[0m").as_bytes());
+        }
+        if status > 0 {
+            out.extend_from_slice(format!("\x1b[{};1H", c.rows).as_bytes());
+            self.push_status(&mut out, si, c.cols);
+        }
+        let m = t.mode();
+        let set = |on: bool, code: &str| format!("\x1b[?{code}{}", if on { 'h' } else { 'l' });
+        let mouse = c.view.is_none();
+        let mut modes = String::new();
+        modes += &set(m & mode::KCURSOR != 0, "1");
+        modes += if m & mode::KKEYPAD != 0 {
+            "\x1b="
+        } else {
+            "\x1b>"
+        };
+        modes += &set(m & mode::BRACKETPASTE != 0, "2004");
+        modes += &set(m & mode::FOCUSON != 0, "1004");
+        modes += &set(mouse && m & mode::MOUSE_STANDARD != 0, "1000");
+        modes += &set(mouse && m & mode::MOUSE_BUTTON != 0, "1002");
+        modes += &set(mouse && m & mode::MOUSE_ALL != 0, "1003");
+        modes += &set(mouse && m & mode::MOUSE_UTF8 != 0, "1005");
+        modes += &set(mouse && m & mode::MOUSE_SGR != 0, "1006");
+        out.extend_from_slice(modes.as_bytes());
+        let (cx, cy) = t.cursor();
+        let cx = cx
+            .min(t.cols().saturating_sub(1))
+            .min(c.cols.saturating_sub(1));
+        if c.view.is_none() && m & mode::CURSOR != 0 && cy < rows {
+            out.extend_from_slice(format!("\x1b[{};{}H\x1b[?25h", cy + 1, cx + 1).as_bytes());
+        } else {
+            out.extend_from_slice(format!("\x1b[{};{}H", cy.min(rows - 1) + 1, cx + 1).as_bytes());
+        }
+        Some(out)
+    }
+
+    /// The status line as tmux's default one: `[session] 0:name*` on the left, the pane
+    /// title and the time on the right, black on green (the status-* options are read).
+    fn push_status(&self, out: &mut Vec<u8>, si: usize, cols: u32) {
+        let s = &self.sessions[si];
+        let now = self.host.wall_time();
+        let at = |wi: usize| Found {
+            session: si,
+            window: wi,
+        };
+        let expand = |template: &str, wi: usize| {
+            strip_styles(&format::expand_time(
+                template,
+                &FormatValues::new(self, Some(at(wi))),
+                now,
+            ))
+        };
+        let opt = |wi: Option<usize>, name: &str, default: &str| {
+            self.option_or(Some(si), wi, name, default)
+        };
+        let number = |name: &str, default: u32| opt(None, name, "").parse().unwrap_or(default);
+        let left = truncate(
+            &expand(&opt(None, "status-left", "[#{session_name}] "), s.current),
+            number("status-left-length", 10),
+        );
+        let right = truncate(
+            &expand(&opt(None, "status-right", STATUS_RIGHT), s.current),
+            number("status-right-length", 40),
+        );
+        let default_format = "#I:#W#{?window_flags,#{window_flags}, }";
+        let separator = opt(Some(s.current), "window-status-separator", " ");
+        let mut list = String::new();
+        for wi in 0..s.windows.len() {
+            let name = if wi == s.current {
+                "window-status-current-format"
+            } else {
+                "window-status-format"
+            };
+            if wi > 0 {
+                list += &separator;
+            }
+            list += &expand(&opt(Some(wi), name, default_format), wi);
+        }
+        let (wl, wr) = (width(&left), width(&right));
+        let room = cols.saturating_sub(wl + wr);
+        let list = truncate(&list, room);
+        let pad = cols.saturating_sub(wl + width(&list) + wr) as usize;
+        let line = truncate(&format!("{left}{list}{}{right}", " ".repeat(pad)), cols);
+        let style = style_sgr(&opt(None, "status-style", "bg=green,fg=black"));
+        out.extend_from_slice(style.as_bytes());
+        out.extend_from_slice(line.as_bytes());
+        let used = width(&line);
+        if used < cols {
+            out.extend_from_slice(" ".repeat((cols - used) as usize).as_bytes());
+        }
+        out.extend_from_slice(b"\x1b[0m");
+    }
+}
+
+const STATUS_RIGHT: &str = "#{?window_bigger,[#{window_offset_x}#,#{window_offset_y}] ,}\"#{=21:pane_title}\" %H:%M %d-%b-%y";
+
+const PASTE_START: &[u8] = b"\x1b[200~";
+const PASTE_END: &[u8] = b"\x1b[201~";
+const UP: &[u8] = b"\x1b[A";
+const DOWN: &[u8] = b"\x1b[B";
+const UP_APP: &[u8] = b"\x1bOA";
+const DOWN_APP: &[u8] = b"\x1bOB";
+const PAGE_UP: &[u8] = b"\x1b[5~";
+const PAGE_DOWN: &[u8] = b"\x1b[6~";
+const HOME: &[u8] = b"\x1b[H";
+const END: &[u8] = b"\x1b[F";
+
+fn new_client(
+    conn: u64,
+    t: &ClientTerminal,
+    session: u32,
+    now: i64,
+    seq: u64,
+    flags: AttachFlags,
+) -> Client {
+    let name = if t.tty.is_empty() {
+        format!("client-{}", t.pid)
+    } else {
+        t.tty.clone()
+    };
+    Client {
+        conn,
+        name,
+        tty: t.tty.clone(),
+        term: t.term.clone(),
+        pid: t.pid,
+        utf8: t.utf8,
+        cols: t.cols.max(1),
+        rows: t.rows.max(1),
+        readonly: flags.readonly,
+        ignore_size: flags.ignore_size,
+        session,
+        last_session: None,
+        created: now,
+        activity: now,
+        activity_seq: seq,
+        prefix: false,
+        view: None,
+        dirty: true,
+        last_draw: None,
+        last_frame: Vec::new(),
+        pasting: false,
+    }
+}
+
+/// How far PgUp/PgDn move the scrollback view of a pane this tall (tmux's copy mode keeps
+/// two lines of context).
+fn page(rows: u32) -> u32 {
+    rows.saturating_sub(2).max(1)
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+/// The length of the key at the start of `b`: an escape sequence (CSI, SS3, X10 mouse
+/// report), an Alt-modified key, one UTF-8 character or one byte.
+fn key_len(b: &[u8]) -> usize {
+    match b {
+        [0x1b, b'[', b'M', ..] => 6.min(b.len()),
+        [0x1b, b'[', rest @ ..] => rest
+            .iter()
+            .position(|x| (0x40..=0x7e).contains(x))
+            .map_or(b.len(), |p| p + 3),
+        [0x1b, b'O', _, ..] => 3,
+        [0x1b, 0x1b, ..] => 1,
+        [0x1b, rest @ ..] if !rest.is_empty() => 1 + utf8_len(rest),
+        _ => utf8_len(b),
+    }
+}
+
+fn utf8_len(b: &[u8]) -> usize {
+    let n = match b.first() {
+        Some(0xc0..=0xdf) => 2,
+        Some(0xe0..=0xef) => 3,
+        Some(0xf0..=0xf7) => 4,
+        _ => 1,
+    };
+    n.min(b.len()).max(1)
+}
+
+fn char_width(c: char) -> u32 {
+    if c.is_ascii() {
+        return (c >= ' ') as u32;
+    }
+    crate::term::width::tmux_width(c).unwrap_or(0) as u32
+}
+
+fn width(s: &str) -> u32 {
+    s.chars().map(char_width).sum()
+}
+
+/// The longest prefix of `s` at most `max` cells wide.
+fn truncate(s: &str, max: u32) -> String {
+    let mut used = 0;
+    let mut out = String::new();
+    for c in s.chars() {
+        let w = char_width(c);
+        if used + w > max {
+            break;
+        }
+        used += w;
+        out.push(c);
+    }
+    out
+}
+
+/// Removes `#[style]` directives (their styles are not drawn).
+fn strip_styles(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find("#[") {
+        out.push_str(&rest[..i]);
+        match rest[i..].find(']') {
+            Some(j) => rest = &rest[i + j + 1..],
+            None => {
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Replaces characters drawn from the line-drawing set (between SO and SI in a capture) by
+/// their Unicode forms, as tmux does for UTF-8 terminals.
+fn line_drawing_as_utf8(line: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(line.len() + 16);
+    let mut acs = false;
+    let mut i = 0;
+    while i < line.len() {
+        match line[i] {
+            0x0e => acs = true,
+            0x0f => acs = false,
+            0x1b => {
+                let n = key_len(&line[i..]);
+                out.extend_from_slice(&line[i..i + n]);
+                i += n;
+                continue;
+            }
+            b if acs => match line_drawing(b) {
+                Some(c) => {
+                    let mut buf = [0u8; 4];
+                    out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+                }
+                None => out.push(b),
+            },
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The Unicode character for a VT100 line-drawing character (tmux's table).
+fn line_drawing(b: u8) -> Option<char> {
+    Some(match b {
+        b'+' => '\u{2192}',
+        b',' => '\u{2190}',
+        b'-' => '\u{2191}',
+        b'.' => '\u{2193}',
+        b'0' => '\u{25ae}',
+        b'`' => '\u{25c6}',
+        b'a' => '\u{2592}',
+        b'b' => '\u{2409}',
+        b'c' => '\u{240c}',
+        b'd' => '\u{240d}',
+        b'e' => '\u{240a}',
+        b'f' => '\u{b0}',
+        b'g' => '\u{b1}',
+        b'h' => '\u{2424}',
+        b'i' => '\u{240b}',
+        b'j' => '\u{2518}',
+        b'k' => '\u{2510}',
+        b'l' => '\u{250c}',
+        b'm' => '\u{2514}',
+        b'n' => '\u{253c}',
+        b'o' => '\u{23ba}',
+        b'p' => '\u{23bb}',
+        b'q' => '\u{2500}',
+        b'r' => '\u{23bc}',
+        b's' => '\u{23bd}',
+        b't' => '\u{251c}',
+        b'u' => '\u{2524}',
+        b'v' => '\u{2534}',
+        b'w' => '\u{252c}',
+        b'x' => '\u{2502}',
+        b'y' => '\u{2264}',
+        b'z' => '\u{2265}',
+        b'{' => '\u{3c0}',
+        b'|' => '\u{2260}',
+        b'}' => '\u{a3}',
+        b'~' => '\u{b7}',
+        _ => return None,
+    })
+}
+
+/// Copies a captured row with SGR codes, keeping at most `cols` cells of text.
+fn push_cropped(out: &mut Vec<u8>, line: &[u8], cols: u32) {
+    let mut used = 0;
+    let mut i = 0;
+    while i < line.len() {
+        let b = line[i];
+        if b == 0x1b {
+            let n = key_len(&line[i..]);
+            out.extend_from_slice(&line[i..i + n]);
+            i += n;
+            continue;
+        }
+        if b < 0x20 {
+            out.push(b);
+            i += 1;
+            continue;
+        }
+        let n = utf8_len(&line[i..]);
+        let w = std::str::from_utf8(&line[i..i + n])
+            .ok()
+            .and_then(|s| s.chars().next())
+            .map_or(1, char_width);
+        if used + w > cols {
+            break;
+        }
+        used += w;
+        out.extend_from_slice(&line[i..i + n]);
+        i += n;
+    }
+}
+
+/// SGR codes for a simple tmux style (`bg=green,fg=black`, `reverse`, `bold`...).
+fn style_sgr(style: &str) -> String {
+    let mut codes = vec!["0".to_string()];
+    for part in style.split([',', ' ']).filter(|p| !p.is_empty()) {
+        let (key, value) = part.split_once('=').unwrap_or(("", part));
+        let colour = |base: u32| colour_code(value, base);
+        match key {
+            "fg" => codes.extend(colour(30)),
+            "bg" => codes.extend(colour(40)),
+            _ => match value {
+                "bold" | "bright" => codes.push("1".into()),
+                "dim" => codes.push("2".into()),
+                "italics" => codes.push("3".into()),
+                "underscore" => codes.push("4".into()),
+                "blink" => codes.push("5".into()),
+                "reverse" => codes.push("7".into()),
+                _ => {}
+            },
+        }
+    }
+    format!("\x1b[{}m", codes.join(";"))
+}
+
+fn colour_code(name: &str, base: u32) -> Option<String> {
+    const NAMES: [&str; 8] = [
+        "black", "red", "green", "yellow", "blue", "magenta", "cyan", "white",
+    ];
+    if let Some(i) = NAMES.iter().position(|n| *n == name) {
+        return Some((base + i as u32).to_string());
+    }
+    if let Some(n) = name
+        .strip_prefix("bright")
+        .and_then(|n| NAMES.iter().position(|x| *x == n))
+    {
+        return Some((base + 60 + n as u32).to_string());
+    }
+    if name == "default" {
+        return Some((base + 9).to_string());
+    }
+    if let Some(n) = name
+        .strip_prefix("colour")
+        .or_else(|| name.strip_prefix("color"))
+        .and_then(|n| n.parse::<u8>().ok())
+    {
+        return Some(format!("{};5;{n}", base + 8));
+    }
+    let hex = name.strip_prefix('#').filter(|h| h.len() == 6)?;
+    let v = u32::from_str_radix(hex, 16).ok()?;
+    Some(format!(
+        "{};2;{};{};{}",
+        base + 8,
+        v >> 16,
+        (v >> 8) & 0xff,
+        v & 0xff
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_split_whole() {
+        assert_eq!(key_len(b"abc"), 1);
+        assert_eq!(key_len(b"\x1b[5~x"), 4);
+        assert_eq!(key_len(b"\x1bOAx"), 3);
+        assert_eq!(key_len(b"\x1b[M !!x"), 6);
+        assert_eq!(key_len(b"\x1bdx"), 2);
+        assert_eq!(key_len(b"\x1b"), 1);
+        assert_eq!(key_len("éx".as_bytes()), 2);
+    }
+
+    #[test]
+    fn crop_keeps_codes_and_cells() {
+        let mut out = Vec::new();
+        push_cropped(&mut out, "\x1b[31mab\u{4e00}cd".as_bytes(), 3);
+        assert_eq!(out, b"\x1b[31mab");
+        let mut out = Vec::new();
+        push_cropped(&mut out, "ab\u{4e00}cd".as_bytes(), 4);
+        assert_eq!(out, "ab\u{4e00}".as_bytes());
+    }
+
+    #[test]
+    fn line_drawing_becomes_utf8() {
+        let out = line_drawing_as_utf8(b"a\x1b[31m\x0elqk\x0fq");
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "a\x1b[31m\u{250c}\u{2500}\u{2510}q"
+        );
+    }
+
+    #[test]
+    fn styles_and_widths() {
+        assert_eq!(style_sgr("bg=green,fg=black"), "\x1b[0;42;30m");
+        assert_eq!(style_sgr("fg=colour3,reverse"), "\x1b[0;38;5;3;7m");
+        assert_eq!(strip_styles("#[fg=red]a#[default]b"), "ab");
+        assert_eq!(truncate("[averylongname] ", 10), "[averylong");
+        assert_eq!(
+            Exit::Detached {
+                session: "w".into(),
+                hup: false
+            }
+            .message(),
+            "detached (from session w)"
+        );
+    }
+}

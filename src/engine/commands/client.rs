@@ -1,0 +1,439 @@
+//! Client commands: attach-session, detach-client, switch-client, list-clients, and wait-for
+//! (the command whose reply waits).
+//!
+//! A client is a connection with a terminal attached to a session (`crate::engine::attach`);
+//! commands that name none act on the current client as tmux's do: the one the command came
+//! from, else the most recently active client of the current session, else `no current client`.
+
+use super::{absolute, words, FormatValues};
+use crate::engine::attach::{AttachFlags, Client};
+use crate::engine::cmdline::Args;
+use crate::engine::format::{self, Item, Scope, Values, Zone};
+use crate::engine::target::{self, Found, Kind};
+use crate::engine::{Ctx, Engine};
+
+pub(super) static COMMANDS: &[super::CommandDef] = &[
+    crate::command_def!(
+        "attach-session",
+        Some("attach"),
+        "c:dEf:rt:x",
+        0,
+        Some(0),
+        "[-dErx] [-c working-directory] [-f flags] [-t target-session]",
+        true,
+        attach_session
+    ),
+    crate::command_def!(
+        "detach-client",
+        Some("detach"),
+        "aE:s:t:P",
+        0,
+        Some(0),
+        "[-aP] [-E shell-command] [-s target-session] [-t target-client]",
+        false,
+        detach_client
+    ),
+    crate::command_def!(
+        "list-clients",
+        Some("lsc"),
+        "F:t:",
+        0,
+        Some(0),
+        "[-F format] [-t target-session]",
+        false,
+        list_clients
+    ),
+    crate::command_def!(
+        "switch-client",
+        Some("switchc"),
+        "lc:EFnpt:rT:Z",
+        0,
+        Some(0),
+        "[-ElnprZ] [-c target-client] [-t target-session] [-T key-table]",
+        false,
+        switch_client
+    ),
+    crate::command_def!(
+        "wait-for",
+        Some("wait"),
+        "LSU",
+        1,
+        Some(1),
+        "[-L|-S|-U] channel",
+        false,
+        wait_for
+    ),
+];
+
+/// What a client with a terminal must pass before it attaches (the checks tmux makes before
+/// opening the terminal): not nested in one of this server's panes, and a terminal at all.
+pub(crate) fn check_can_attach(e: &Engine, ctx: &Ctx<'_>) -> Result<(), String> {
+    if ctx.req.client.is_some_and(|c| e.clients.is_attached(c)) {
+        return Ok(());
+    }
+    if ctx.req.terminal.is_some() && e.is_nested(ctx.req) {
+        return Err("sessions should be nested with care, unset $ZEROPTY to force".into());
+    }
+    if ctx.req.terminal.is_none() {
+        return Err("open terminal failed: not a terminal".into());
+    }
+    Ok(())
+}
+
+/// The window size a session created for an attaching client starts with: its terminal's.
+pub(crate) fn attach_size(e: &Engine, ctx: &Ctx<'_>) -> Option<(u32, u32)> {
+    let t = ctx.req.terminal.as_ref()?;
+    Some(e.window_size_for(None, t.cols, t.rows))
+}
+
+/// `-f flags` of attach-session: the ones zeropty acts on.
+fn client_flags(list: Option<&str>, flags: &mut AttachFlags) {
+    for flag in list.unwrap_or("").split(',') {
+        let (on, name) = match flag.strip_prefix('!') {
+            Some(n) => (false, n),
+            None => (true, flag),
+        };
+        match name {
+            "read-only" => flags.readonly = on,
+            "ignore-size" => flags.ignore_size = on,
+            _ => {}
+        }
+    }
+}
+
+/// Attaches to an existing session by name (new-session -A when the session exists).
+pub(crate) fn attach_named(
+    e: &mut Engine,
+    ctx: &mut Ctx<'_>,
+    name: &str,
+    detach_others: bool,
+    hup_others: bool,
+    flags: Option<&str>,
+) -> Result<(), String> {
+    let si = e
+        .sessions
+        .iter()
+        .position(|s| s.name == name)
+        .ok_or_else(|| format!("can't find session: {name}"))?;
+    if ctx.config {
+        return Ok(());
+    }
+    check_can_attach(e, ctx)?;
+    let mut f = AttachFlags {
+        detach_others: detach_others || hup_others,
+        hup_others,
+        ..Default::default()
+    };
+    client_flags(flags, &mut f);
+    e.attach_client(ctx, si, f)
+}
+
+fn attach_session(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
+    if e.sessions.is_empty() {
+        return Err("no sessions".into());
+    }
+    if ctx.config {
+        // No client to attach while the configuration loads.
+        return Ok(());
+    }
+    if ctx.req.terminal.is_some() && e.is_nested(ctx.req) {
+        return Err("sessions should be nested with care, unset $ZEROPTY to force".into());
+    }
+    let tflag = args.get('t');
+    let names_window = tflag.is_some_and(|t| t.contains([':', '.']));
+    let found = match tflag {
+        Some(t) => target::resolve(
+            &e.sessions,
+            Some(t),
+            if names_window {
+                Kind::Pane
+            } else {
+                Kind::Session
+            },
+            ctx.calling_pane,
+        )?,
+        None => {
+            let si = e.best_session(true).ok_or("no current session")?;
+            Found {
+                session: si,
+                window: e.sessions[si].current,
+            }
+        }
+    };
+    if names_window {
+        e.sessions[found.session].select(found.window);
+    }
+    if let Some(dir) = args.get('c') {
+        e.sessions[found.session].cwd = absolute(&ctx.req.cwd, dir);
+    }
+    let mut flags = AttachFlags {
+        detach_others: args.has('d') || args.has('x'),
+        hup_others: args.has('x'),
+        ..Default::default()
+    };
+    client_flags(args.get('f'), &mut flags);
+    if args.has('r') {
+        flags.readonly = true;
+        flags.ignore_size = true;
+    }
+    e.attach_client(ctx, found.session, flags)
+}
+
+fn detach_client(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
+    // tmux finds -s quietly (a session that is not there detaches nobody) and the target
+    // client strictly, before anything happens.
+    let source = args
+        .get('s')
+        .map(|s| target::resolve(&e.sessions, Some(s), Kind::Session, ctx.calling_pane).ok());
+    let tc = e.find_client(ctx, args.get('t'))?;
+    // -E runs a command in place of the client in tmux; here the client is detached.
+    let hup = args.has('P');
+    if let Some(source) = source {
+        if let Some(f) = source {
+            let sid = e.sessions[f.session].id;
+            e.detach_session_clients(sid, None, hup);
+        }
+        return Ok(());
+    }
+    if args.has('a') {
+        let others: Vec<u64> = e
+            .clients
+            .iter()
+            .map(|c| c.conn)
+            .filter(|&c| c != tc)
+            .collect();
+        for c in others {
+            e.detach_client(c, hup);
+        }
+        return Ok(());
+    }
+    e.detach_client(tc, hup);
+    Ok(())
+}
+
+fn switch_client(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
+    let tc = e.find_client(ctx, args.get('c'))?;
+    let tflag = args.get('t');
+    let names_window = tflag.is_some_and(|t| t.contains([':', '.', '%']));
+    let found = match tflag {
+        Some(t) => target::resolve(
+            &e.sessions,
+            Some(t),
+            if names_window {
+                Kind::Pane
+            } else {
+                Kind::Session
+            },
+            ctx.calling_pane,
+        )?,
+        None => {
+            // The current session: the client's own, else tmux's best (unattached first).
+            let own = e
+                .clients
+                .get(tc)
+                .and_then(|c| e.sessions.iter().position(|s| s.id == c.session));
+            let si = own
+                .or_else(|| e.best_session(true))
+                .ok_or("no current session")?;
+            Found {
+                session: si,
+                window: e.sessions[si].current,
+            }
+        }
+    };
+    if args.has('r') {
+        let ro = e.clients.get(tc).is_some_and(|c| c.readonly);
+        e.set_client_readonly(tc, !ro);
+    }
+    if let Some(table) = args.get('T') {
+        return match table {
+            "root" => {
+                e.set_client_prefix(tc, false);
+                Ok(())
+            }
+            "prefix" => {
+                e.set_client_prefix(tc, true);
+                Ok(())
+            }
+            _ => Err(format!("table {table} doesn't exist")),
+        };
+    }
+    let current = e
+        .clients
+        .get(tc)
+        .and_then(|c| e.sessions.iter().position(|s| s.id == c.session));
+    let si = if args.has('n') || args.has('p') {
+        let step = |si: usize| -> Option<usize> {
+            // Sessions in name order, wrapping; none when the client's is the only one.
+            let mut order: Vec<usize> = (0..e.sessions.len()).collect();
+            order.sort_by(|&a, &b| e.sessions[a].name.cmp(&e.sessions[b].name));
+            let at = order.iter().position(|&x| x == si)?;
+            let n = order.len();
+            let next = if args.has('n') {
+                order[(at + 1) % n]
+            } else {
+                order[(at + n - 1) % n]
+            };
+            (next != si).then_some(next)
+        };
+        match current.and_then(step) {
+            Some(si) => si,
+            None if args.has('n') => return Err("can't find next session".into()),
+            None => return Err("can't find previous session".into()),
+        }
+    } else if args.has('l') {
+        let last = e.clients.get(tc).and_then(|c| c.last_session);
+        match last.and_then(|id| e.sessions.iter().position(|s| s.id == id)) {
+            Some(si) => si,
+            None => return Err("can't find last session".into()),
+        }
+    } else {
+        if names_window {
+            e.sessions[found.session].select(found.window);
+        }
+        found.session
+    };
+    e.switch_client(tc, si);
+    Ok(())
+}
+
+const LIST_CLIENTS_TEMPLATE: &str = "#{client_name}: #{session_name} [#{client_width}x#{client_height} #{client_termname}] #{?#{!=:#{client_uid},#{uid}},[user #{?client_user,#{client_user},#{client_uid},}] ,}#{?client_flags,(,}#{client_flags}#{?client_flags,),}";
+
+fn list_clients(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
+    // tmux resolves the target even without -t (and fails without a session).
+    let only = match args.get('t') {
+        Some(t) => {
+            let f = target::resolve(&e.sessions, Some(t), Kind::Session, ctx.calling_pane)?;
+            Some(e.sessions[f.session].id)
+        }
+        None => {
+            target::current(&e.sessions, ctx.calling_pane).ok_or("no current target")?;
+            None
+        }
+    };
+    let template = args.get('F').unwrap_or(LIST_CLIENTS_TEMPLATE).to_string();
+    let mut lines = Vec::new();
+    for (n, c) in e
+        .clients
+        .iter()
+        .filter(|c| only.is_none_or(|s| s == c.session))
+        .enumerate()
+    {
+        let Some(si) = e.sessions.iter().position(|s| s.id == c.session) else {
+            continue;
+        };
+        let at = Found {
+            session: si,
+            window: e.sessions[si].current,
+        };
+        let values = ClientValues {
+            e,
+            client: c,
+            inner: FormatValues::new(e, Some(at)).line(n),
+        };
+        lines.push(format::expand(&template, &values, e.host.wall_time()));
+    }
+    for l in lines {
+        ctx.print(&l);
+    }
+    Ok(())
+}
+
+/// Format variables of a client (`client_*`), over those of its session's current pane.
+pub(crate) struct ClientValues<'a> {
+    pub e: &'a Engine,
+    pub client: &'a Client,
+    pub inner: FormatValues<'a>,
+}
+
+impl Values for ClientValues<'_> {
+    fn get(&self, name: &str) -> Option<String> {
+        let c = self.client;
+        let flag = |b: bool| if b { "1" } else { "0" }.to_string();
+        let session_name = |id: u32| {
+            self.e
+                .sessions
+                .iter()
+                .find(|s| s.id == id)
+                .map(|s| s.name.clone())
+        };
+        let v = match name {
+            "client_name" => c.name.clone(),
+            "client_tty" => c.tty.clone(),
+            "client_termname" => c.term.clone(),
+            "client_termtype" => String::new(),
+            "client_width" => c.cols.to_string(),
+            "client_height" => c.rows.to_string(),
+            "client_pid" => c.pid.to_string(),
+            "client_created" => c.created.to_string(),
+            "client_activity" => c.activity.to_string(),
+            "client_session" => session_name(c.session).unwrap_or_default(),
+            "client_last_session" => c.last_session.and_then(session_name).unwrap_or_default(),
+            "client_readonly" => flag(c.readonly),
+            "client_utf8" => flag(c.utf8),
+            "client_prefix" => flag(c.prefix),
+            "client_key_table" => if c.prefix { "prefix" } else { "root" }.to_string(),
+            "client_control_mode" => "0".into(),
+            "client_flags" => {
+                let mut f = vec!["attached", "focused"];
+                if c.ignore_size {
+                    f.push("ignore-size");
+                }
+                if c.readonly {
+                    f.push("read-only");
+                }
+                if c.utf8 {
+                    f.push("UTF-8");
+                }
+                f.join(",")
+            }
+            "client_uid" | "uid" => crate::sys::socket::my_uid().to_string(),
+            _ => return self.inner.get(name),
+        };
+        Some(v)
+    }
+
+    fn zone(&self, t: i64) -> Zone {
+        self.inner.zone(t)
+    }
+
+    fn each(&self, scope: Scope) -> Option<Vec<Item<'_>>> {
+        self.inner.each(scope)
+    }
+
+    fn name_exists(&self, scope: Scope, name: &str) -> Option<bool> {
+        self.inner.name_exists(scope, name)
+    }
+
+    fn search(&self, text: &str, regex: bool, ignore_case: bool) -> Option<u32> {
+        self.inner.search(text, regex, ignore_case)
+    }
+
+    fn job(&self, command: &str) -> Option<String> {
+        self.inner.job(command)
+    }
+}
+
+fn wait_for(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
+    let name = words(args).remove(0);
+    let waits = &mut e.waits.channels;
+    if args.has('S') {
+        waits.signal(&name);
+        return Ok(());
+    }
+    if args.has('L') {
+        let client = ctx.req.client.ok_or("not able to lock")?;
+        if !waits.lock(&name, client) {
+            ctx.suspended = true;
+        }
+        return Ok(());
+    }
+    if args.has('U') {
+        return waits.unlock(&name);
+    }
+    let client = ctx.req.client.ok_or("not able to wait")?;
+    if !waits.wait(&name, client) {
+        ctx.suspended = true;
+    }
+    Ok(())
+}

@@ -1,0 +1,207 @@
+//! The command table: every command zeropty knows, its flags, argument counts and usage, and
+//! the code that runs it. Parsing, usage errors and `list-commands` all come from this one
+//! table (as will completions and the manual page).
+//!
+//! Each area keeps its commands in its own module (`session`, `pane`, `server`, `options`,
+//! `environment`, `shell`, ...) as a slice of [`CommandDef`]s; [`all`] joins them, sorted by
+//! name. Commands behave as tmux 3.3a's do, with tmux's messages and exit codes; a command
+//! returns `Err(message)` to fail the request (exit code 1).
+
+mod buffer;
+mod client;
+mod environment;
+mod format_values;
+mod options;
+mod pane;
+mod server;
+mod session;
+mod shell;
+mod window;
+
+pub use environment::new_session_environ;
+pub use format_values::{expand, FormatValues};
+pub use options::{command_argv, run_pending_hooks};
+pub use server::run_text;
+pub use session::{spawn_window, SpawnWindow};
+pub use shell::{collect_status, keep_dead_pane};
+
+use super::cmdline::{parse_args, ArgSpec, Args};
+use super::target::{self, Found, Kind};
+use super::{Ctx, Engine};
+use std::sync::OnceLock;
+
+pub type Handler = fn(&mut Engine, &mut Ctx<'_>, &Args) -> Result<(), String>;
+
+pub struct CommandDef {
+    pub name: &'static str,
+    pub alias: Option<&'static str>,
+    /// getopt-style flags, as tmux writes them (`s:` takes a value).
+    pub flags: &'static str,
+    pub min: usize,
+    pub max: Option<usize>,
+    pub usage: &'static str,
+    /// Running this command starts a server when none runs (as tmux's CMD_STARTSERVER).
+    pub starts_server: bool,
+    pub run: Handler,
+}
+
+#[macro_export]
+#[doc(hidden)]
+macro_rules! command_def {
+    ($name:expr, $alias:expr, $flags:expr, $min:expr, $max:expr, $usage:expr, $start:expr, $run:expr) => {
+        $crate::engine::commands::CommandDef {
+            name: $name,
+            alias: $alias,
+            flags: $flags,
+            min: $min,
+            max: $max,
+            usage: $usage,
+            starts_server: $start,
+            run: $run,
+        }
+    };
+}
+
+/// Every command, sorted by name (as `list-commands` prints them).
+pub fn all() -> &'static [&'static CommandDef] {
+    static ALL: OnceLock<Vec<&'static CommandDef>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut v: Vec<&'static CommandDef> = session::COMMANDS
+            .iter()
+            .chain(pane::COMMANDS)
+            .chain(server::COMMANDS)
+            .chain(window::COMMANDS)
+            .chain(buffer::COMMANDS)
+            .chain(client::COMMANDS)
+            .chain(options::COMMANDS)
+            .chain(environment::COMMANDS)
+            .chain(shell::COMMANDS)
+            .collect();
+        v.sort_by_key(|c| c.name);
+        v
+    })
+}
+
+/// Finds a command by name or alias, or by unique prefix of a name, as tmux does.
+pub fn find(name: &str) -> Result<&'static CommandDef, String> {
+    if let Some(c) = all()
+        .iter()
+        .copied()
+        .find(|c| c.name == name || c.alias == Some(name))
+    {
+        return Ok(c);
+    }
+    let matches: Vec<&CommandDef> = all()
+        .iter()
+        .copied()
+        .filter(|c| c.name.starts_with(name))
+        .collect();
+    match matches.as_slice() {
+        [one] => Ok(one),
+        [] => Err(format!("unknown command: {name}")),
+        many => Err(format!(
+            "ambiguous command: {name}, could be: {}",
+            many.iter().map(|c| c.name).collect::<Vec<_>>().join(", ")
+        )),
+    }
+}
+
+/// Parses and runs one command.
+pub fn run(e: &mut Engine, ctx: &mut Ctx<'_>, argv: &[String]) -> Result<(), String> {
+    let def = find(&argv[0])?;
+    let spec = ArgSpec {
+        flags: def.flags,
+        min: def.min,
+        max: def.max,
+        commands: None,
+    };
+    let args = parse_args(&spec, &argv[1..]).map_err(|err| err.message(def.name, def.usage))?;
+    window::refresh_names(e);
+    (def.run)(e, ctx, &args)?;
+    options::after_hook(e, ctx, def.name, &args);
+    Ok(())
+}
+
+/// The positional arguments as strings.
+pub(super) fn words(args: &Args) -> Vec<String> {
+    args.positional()
+        .iter()
+        .filter_map(|a| a.as_str().map(str::to_string))
+        .collect()
+}
+
+// ---- helpers ----
+
+pub(super) fn resolve(e: &Engine, ctx: &Ctx<'_>, args: &Args, kind: Kind) -> Result<Found, String> {
+    target::resolve(&e.sessions, args.get('t'), kind, ctx.calling_pane)
+}
+
+pub(super) fn pane_id_at(e: &Engine, f: Found) -> u32 {
+    e.sessions[f.session].windows[f.window].pane.id
+}
+
+/// tmux's session name rules: `:` and `.` become `_`; empty is invalid.
+pub(super) fn session_name(name: &str) -> Result<String, String> {
+    if name.is_empty() {
+        return Err(format!("invalid session: {name}"));
+    }
+    Ok(name.replace([':', '.'], "_"))
+}
+
+/// tmux's window-name derivation from a command line (names.c).
+pub fn window_name_from(command: &str) -> String {
+    let mut name = command.strip_prefix('"').unwrap_or(command);
+    if let Some(i) = name.find('"') {
+        name = &name[..i];
+    }
+    if let Some(rest) = name.strip_prefix("exec ") {
+        name = rest;
+    }
+    name = name.trim_start_matches([' ', '-']);
+    if let Some(i) = name.find(' ') {
+        name = &name[..i];
+    }
+    let name =
+        name.trim_end_matches(|c: char| !c.is_ascii_alphanumeric() && !c.is_ascii_punctuation());
+    if name.starts_with('/') {
+        name.rsplit('/').next().unwrap_or(name).to_string()
+    } else {
+        name.to_string()
+    }
+}
+
+/// tmux quotes arguments that need it when it shows a command (cmd_stringify_argv).
+pub(super) fn stringify_argv(argv: &[String]) -> String {
+    argv.iter()
+        .map(|a| {
+            if a.is_empty() || a.contains(|c: char| " \"'$;#{}~\\\t\n".contains(c)) {
+                format!(
+                    "\"{}\"",
+                    a.replace('\\', "\\\\")
+                        .replace('"', "\\\"")
+                        .replace('$', "\\$")
+                )
+            } else {
+                a.clone()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+pub(super) fn parse_size(v: &str, what: &str) -> Result<u32, String> {
+    match v.parse::<i64>() {
+        Ok(n) if n < 1 => Err(format!("{what} too small")),
+        Ok(n) if n > 10000 => Err(format!("{what} too large")),
+        Ok(n) => Ok(n as u32),
+        Err(_) => Err(format!("{what} invalid")),
+    }
+}
+
+pub(super) fn absolute(base: &str, path: &str) -> String {
+    if path.starts_with('/') || base.is_empty() {
+        path.to_string()
+    } else {
+        format!("{}/{path}", base.trim_end_matches('/'))
+    }
+}

@@ -1,0 +1,215 @@
+//! Pane commands: send-keys, capture-pane, clear-history, display-message, pipe-pane.
+
+use super::format_values::VARIABLES;
+use super::{pane_id_at, resolve, words, FormatValues};
+use crate::engine::cmdline::Args;
+use crate::engine::format::{self, Values};
+use crate::engine::keys;
+use crate::engine::target::Kind;
+use crate::engine::{Ctx, Engine};
+use crate::term::capture::{parse_line_spec, printable};
+use crate::term::CaptureOptions;
+
+pub(super) static COMMANDS: &[super::CommandDef] = &[
+    crate::command_def!(
+        "capture-pane",
+        Some("capturep"),
+        "ab:CeE:JNpPqS:t:",
+        0,
+        Some(0),
+        "[-aCeJNpPq] [-b buffer-name] [-E end-line] [-S start-line] [-t target-pane]",
+        false,
+        capture_pane
+    ),
+    crate::command_def!(
+        "clear-history",
+        Some("clearhist"),
+        "t:",
+        0,
+        Some(0),
+        "[-t target-pane]",
+        false,
+        clear_history
+    ),
+    crate::command_def!(
+        "display-message",
+        Some("display"),
+        "ac:d:INpt:F:v",
+        0,
+        Some(1),
+        "[-aINpv] [-c target-client] [-d delay] [-F format] [-t target-pane] [message]",
+        false,
+        display_message
+    ),
+    crate::command_def!(
+        "pipe-pane",
+        Some("pipep"),
+        "IOot:",
+        0,
+        Some(1),
+        "[-IOo] [-t target-pane] [shell-command]",
+        false,
+        pipe_pane
+    ),
+    crate::command_def!(
+        "send-keys",
+        Some("send"),
+        "FHlMN:Rt:X",
+        0,
+        None,
+        "[-FHlMRX] [-N repeat-count] [-t target-pane] key ...",
+        false,
+        send_keys
+    ),
+];
+
+fn send_keys(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
+    let f = resolve(e, ctx, args, Kind::Pane)?;
+    let pane_id = pane_id_at(e, f);
+    if args.has('X') {
+        return Err("not in a mode".into());
+    }
+    let repeat = match args.get('N') {
+        Some(v) => match v.parse::<u32>() {
+            Ok(n) if n >= 1 => n,
+            _ => return Err(format!("repeat count {v}")),
+        },
+        None => 1,
+    };
+    e.drain(pane_id);
+    let literal = args.has('l');
+    let hex = args.has('H');
+    let reset = args.has('R');
+    let keys_args: Vec<String> = words(args);
+    e.with_pane(pane_id, |pane, os, _| {
+        if reset {
+            pane.term.feed(b"\x1bc");
+        }
+        let mode = pane.term.mode();
+        let mut bytes = Vec::new();
+        for _ in 0..repeat {
+            for k in &keys_args {
+                let raw = crate::protocol::arg_to_bytes(k);
+                if hex {
+                    keys::send_keys_hex(k, &mut bytes);
+                } else if literal || raw.len() != k.len() && std::str::from_utf8(&raw).is_err() {
+                    // Literal text goes as its bytes, whatever they are.
+                    let end = raw.iter().position(|&b| b == 0).unwrap_or(raw.len());
+                    bytes.extend_from_slice(&raw[..end]);
+                } else {
+                    keys::send_keys_arg(k, false, mode, &mut bytes);
+                }
+            }
+        }
+        if !bytes.is_empty() {
+            pane.keys(os, &bytes);
+        }
+    });
+    Ok(())
+}
+
+fn capture_pane(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
+    let f = resolve(e, ctx, args, Kind::Pane)?;
+    let pane_id = pane_id_at(e, f);
+    e.drain(pane_id);
+    let pane = &e.sessions[f.session].windows[f.window].pane;
+    let buf = if args.has('P') {
+        pane.term.capture_pending(args.has('C'))
+    } else {
+        let opts = CaptureOptions {
+            start: args.get('S').map(parse_line_spec),
+            end: args.get('E').map(parse_line_spec),
+            escapes: args.has('e'),
+            escape_c0: args.has('C'),
+            join: args.has('J'),
+            no_trim: args.has('N'),
+        };
+        if args.has('a') {
+            match pane.term.capture_alternate(&opts) {
+                Ok(b) => b,
+                Err(_) if args.has('q') => Vec::new(),
+                Err(err) => return Err(err.to_string()),
+            }
+        } else {
+            pane.term.capture(&opts)
+        }
+    };
+    if args.has('p') {
+        ctx.out.extend_from_slice(&printable(buf));
+        Ok(())
+    } else {
+        // Without -p the capture becomes a paste buffer (named with -b), as in tmux.
+        super::buffer::store(e, args.get('b'), buf)
+    }
+}
+
+fn clear_history(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
+    let f = resolve(e, ctx, args, Kind::Pane)?;
+    let pane_id = pane_id_at(e, f);
+    e.drain(pane_id);
+    e.sessions[f.session].windows[f.window]
+        .pane
+        .term
+        .clear_history();
+    Ok(())
+}
+
+const DISPLAY_MESSAGE_TEMPLATE: &str =
+    "[#{session_name}] #{window_index}:#{window_name}, current pane #{pane_index} - (%H:%M %d-%b-%y)";
+
+fn display_message(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
+    // As in tmux, a target that cannot be found leaves the message without one.
+    let f = resolve(e, ctx, args, Kind::Pane).ok();
+    if let Some(f) = f {
+        let pane_id = pane_id_at(e, f);
+        e.drain(pane_id);
+    }
+    if args.has('a') {
+        let values = FormatValues::new(e, f);
+        for name in VARIABLES {
+            if let Some(v) = values.get(name) {
+                ctx.print(&format!("{name}={v}"));
+            }
+        }
+        return Ok(());
+    }
+    let template = match (args.get('F'), words(args).first()) {
+        (Some(_), Some(_)) => return Err("only one of -F or argument must be given".into()),
+        (Some(t), None) => t.to_string(),
+        (None, Some(t)) => t.clone(),
+        (None, None) => DISPLAY_MESSAGE_TEMPLATE.to_string(),
+    };
+    let values = FormatValues::new(e, f);
+    let text = format::expand_time(&template, &values, e.host.wall_time());
+    if args.has('p') {
+        ctx.print(&text);
+    }
+    Ok(())
+}
+
+fn pipe_pane(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
+    let f = resolve(e, ctx, args, Kind::Pane)?;
+    let pane_id = pane_id_at(e, f);
+    let pane = &e.sessions[f.session].windows[f.window].pane;
+    if pane.dead || pane.io.is_none() {
+        return Err("target pane has exited".into());
+    }
+    // Any open pipe closes first; -o then only opens one if none was open (a toggle).
+    let had_pipe = e.close_pane_pipe(pane_id);
+    let command = match args.string(0) {
+        Some(c) if !c.is_empty() => c.to_string(),
+        _ => return Ok(()),
+    };
+    if args.has('o') && had_pipe {
+        return Ok(());
+    }
+    // Neither -I nor -O means -O.
+    let input = args.has('I');
+    let output = !input || args.has('O');
+    let values = FormatValues::new(e, Some(f));
+    let command = format::expand_time(&command, &values, e.host.wall_time());
+    // tmux runs the command in the server's directory, which is where the client that started
+    // the server was; the client's directory stands in for it.
+    let cwd = ctx.req.cwd.clone();
+    e.open_pipe(pane_id, &command, &cwd, output, input)
+}

@@ -1,0 +1,347 @@
+//! Commands that run shell commands: run-shell (run), if-shell (if), and respawn-pane
+//! (respawnp), as tmux 3.3a has them.
+//!
+//! tmux runs a shell command as a job and answers the client when it ends; zeropty answers
+//! each request in one go, so without `-b` the job runs to completion before the reply (the
+//! whole server waits for it: a job that itself asks this server something would wait
+//! forever, so such commands want `-b`). `run-shell -b` starts the job and leaves it. Where
+//! tmux shows a job's output (a pane's view mode) nothing is shown here; the exit status of
+//! `run-shell` becomes the client's, as in tmux.
+
+use super::environment::job_environment;
+use super::options::{parse_commands, run_commands, run_detached};
+use super::{absolute, expand, resolve, stringify_argv, words};
+use crate::engine::cmdline::Args;
+use crate::engine::os::SpawnRequest;
+use crate::engine::pane::{NewPane, Pane};
+use crate::engine::target::{Found, Kind};
+use crate::engine::tty::Termios;
+use crate::engine::{Ctx, Engine};
+use std::time::Duration;
+
+pub(super) static COMMANDS: &[super::CommandDef] = &[
+    crate::command_def!(
+        "if-shell",
+        Some("if"),
+        "bFt:",
+        2,
+        Some(3),
+        "[-bF] [-t target-pane] shell-command command [command]",
+        false,
+        if_shell
+    ),
+    crate::command_def!(
+        "respawn-pane",
+        Some("respawnp"),
+        "c:e:kt:",
+        0,
+        None,
+        "[-k] [-c start-directory] [-e environment] [-t target-pane] [shell-command]",
+        false,
+        respawn_pane
+    ),
+    crate::command_def!(
+        "run-shell",
+        Some("run"),
+        "bd:Ct:",
+        0,
+        Some(1),
+        "[-bC] [-d delay] [-t target-pane] [shell-command]",
+        false,
+        run_shell
+    ),
+];
+
+/// Where a job runs: the client's directory, else the session's, else home (tmux's
+/// `server_client_get_cwd`).
+fn job_cwd(e: &Engine, ctx: &Ctx<'_>, at: Option<Found>) -> String {
+    if !ctx.req.cwd.is_empty() {
+        return ctx.req.cwd.clone();
+    }
+    at.map(|f| e.sessions[f.session].cwd.clone())
+        .or_else(|| e.environ.get("HOME").cloned())
+        .unwrap_or_else(|| "/".into())
+}
+
+/// Runs a shell command to completion: its wait status, or why it could not start.
+fn run_job(e: &mut Engine, ctx: &Ctx<'_>, command: &str, at: Option<Found>) -> Result<i32, String> {
+    let env = job_environment(e, at.map(|f| f.session), ctx.config);
+    let cwd = job_cwd(e, ctx, at);
+    e.host
+        .run_shell(command, &cwd, &env)
+        .map(|(status, _output)| status)
+        .map_err(|_| format!("failed to run command: {command}"))
+}
+
+/// C's `strtod` accepting the whole text (tmux checks nothing is left over).
+fn parse_delay(s: &str) -> Option<f64> {
+    let t = s.trim_start();
+    if t.is_empty() {
+        return None;
+    }
+    t.parse::<f64>().ok().filter(|d| d.is_finite())
+}
+
+fn run_shell(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
+    let at = resolve(e, ctx, args, Kind::Pane).ok();
+    let delay = match args.get('d') {
+        Some(d) => Some(parse_delay(d).ok_or_else(|| format!("invalid delay time: {d}"))?),
+        None => None,
+    };
+    let Some(command) = words(args).into_iter().next() else {
+        return Ok(());
+    };
+    let wait = !args.has('b');
+    if wait {
+        if let Some(d) = delay.filter(|d| *d > 0.0) {
+            std::thread::sleep(Duration::from_secs_f64(d.min(1e6)));
+        }
+    }
+    if args.has('C') {
+        // tmux expands the command text as a format before parsing it (if-shell does not).
+        let command = expand(e, &command, at);
+        if !wait {
+            run_detached(e, &command, None);
+            return Ok(());
+        }
+        let cmds = parse_commands(e, &command)?;
+        return run_commands(e, ctx, &cmds);
+    }
+    let command = expand(e, &command, at);
+    if !wait {
+        let env = job_environment(e, at.map(|f| f.session), ctx.config);
+        let cwd = job_cwd(e, ctx, at);
+        // A delay for a job nobody waits for is the job's own first step.
+        let command = match delay {
+            Some(d) if d > 0.0 => format!("sleep {d}; {command}"),
+            _ => command,
+        };
+        let _ = e.host.spawn_shell(&command, &cwd, &env);
+        return Ok(());
+    }
+    let status = run_job(e, ctx, &command, at)?;
+    // tmux gives a client without a session the job's exit status (128 + signal if killed).
+    ctx.exit_code = Some(if status & 0x7f == 0 {
+        (status >> 8) & 0xff
+    } else {
+        128 + (status & 0x7f)
+    });
+    Ok(())
+}
+
+fn if_shell(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
+    let at = resolve(e, ctx, args, Kind::Pane).ok();
+    let pos = words(args);
+    let shell_command = expand(e, &pos[0], at);
+    let wait = !args.has('b');
+    let branch = if args.has('F') {
+        if !shell_command.is_empty() && !shell_command.starts_with('0') {
+            Some(&pos[1])
+        } else {
+            pos.get(2)
+        }
+    } else {
+        let status = run_job(e, ctx, &shell_command, at)?;
+        let success = status & 0x7f == 0 && (status >> 8) & 0xff == 0;
+        if success {
+            Some(&pos[1])
+        } else {
+            pos.get(2)
+        }
+    };
+    let Some(branch) = branch else {
+        return Ok(());
+    };
+    if !wait && !args.has('F') {
+        // Nobody waits for a -b job's commands: what they print goes nowhere.
+        run_detached(e, branch, None);
+        return Ok(());
+    }
+    // The branch runs as the client's next commands: -t does not become their target.
+    let cmds = parse_commands(e, branch)?;
+    run_commands(e, ctx, &cmds)
+}
+
+/// Clears the visible screen and resets its modes for a respawned program, keeping the
+/// history, as tmux's `screen_reinit` does.
+fn reinit_screen(pane: &mut Pane) {
+    let term = &mut pane.term;
+    let mut reset = Vec::new();
+    if term.alternate_on() {
+        reset.extend_from_slice(b"\x1b[?1049l");
+    }
+    reset.extend_from_slice(b"\x1b[0m\x1b[r\x1b[?6l\x1b[3g");
+    for x in (8..term.cols()).step_by(8) {
+        reset.extend_from_slice(format!("\x1b[1;{}H\x1bH", x + 1).as_bytes());
+    }
+    for y in 1..=term.rows() {
+        reset.extend_from_slice(format!("\x1b[{y};1H\x1b[2K").as_bytes());
+    }
+    reset.extend_from_slice(
+        b"\x1b[H\x1b[?25h\x1b[?7h\x1b[4l\x1b>\x1b[?1l\x1b[?1000l\x1b[?1002l\x1b[?1003l\
+          \x1b[?1005l\x1b[?1006l\x1b[?2004l\x1b[?1004l",
+    );
+    term.feed(&reset);
+    let _ = term.take_replies();
+}
+
+fn respawn_pane(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
+    let f = resolve(e, ctx, args, Kind::Pane)?;
+    let (si, wi) = (f.session, f.window);
+    let alive = e.sessions[si].windows[wi].pane.io.is_some();
+    if alive && !args.has('k') {
+        let s = &e.sessions[si];
+        let w = &s.windows[wi];
+        let index = e.options.pane_string(w, "pane-base-index");
+        return Err(format!(
+            "respawn pane failed: pane {}:{}.{index} still active",
+            s.name, w.index
+        ));
+    }
+    let pos = words(args);
+    let argv = if pos.is_empty() {
+        e.sessions[si].windows[wi].command.clone()
+    } else {
+        pos
+    };
+    let cwd = match args.get('c') {
+        Some(c) => absolute(&ctx.req.cwd, &expand(e, c, Some(f))),
+        None => e.sessions[si].windows[wi].pane.start_cwd.clone(),
+    };
+    let extra: Vec<(String, String)> = args
+        .values('e')
+        .iter()
+        .filter_map(|v| {
+            v.split_once('=')
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+        })
+        .collect();
+    let client_path = ctx.req.env.get("PATH").cloned();
+    let (pane_id, cols, rows, backend) = {
+        let p = &e.sessions[si].windows[wi].pane;
+        (p.id, p.term.cols(), p.term.rows(), p.backend)
+    };
+    let session = &e.sessions[si];
+    let env = e.pane_environment(session, &extra, client_path.as_deref(), pane_id);
+    let termios = Termios::pane_default();
+    let req = SpawnRequest {
+        argv: argv.clone(),
+        shell: e.options.session_string(session, "default-shell"),
+        cwd: cwd.clone(),
+        env,
+        cols: cols as u16,
+        rows: rows as u16,
+        termios,
+        backend,
+    };
+    let spawned = e.host.spawn(&req).map_err(|err| {
+        format!(
+            "respawn pane failed: fork failed: {}",
+            crate::sys::socket::os_error(&err)
+        )
+    })?;
+    let io = spawned.io;
+    let pane = Pane::new(NewPane {
+        id: pane_id,
+        cols,
+        rows,
+        history_limit: 0,
+        spawned,
+        termios,
+        start_command: stringify_argv(&argv),
+        start_cwd: cwd,
+        title: String::new(),
+    });
+    let window = &mut e.sessions[si].windows[wi];
+    let mut old = std::mem::replace(&mut window.pane, pane);
+    reinit_screen(&mut old);
+    std::mem::swap(&mut window.pane.term, &mut old.term);
+    window.command = argv;
+    window.dead_time = None;
+    e.hang_up(&mut old);
+    e.track(io, pane_id);
+    Ok(())
+}
+
+// ---- panes whose program ended ----
+
+/// How long to wait for a program's exit status once its terminal has closed: a program that
+/// exits closes its terminal a moment before it can be collected, and a pane kept dead shows
+/// the status.
+const STATUS_WAIT_MS: u64 = 100;
+
+/// Collects the exit status of the program of the pane at (`si`, `wi`), whose terminal
+/// closed, waiting for it briefly when remain-on-exit will show it.
+pub fn collect_status(e: &mut Engine, si: usize, wi: usize) {
+    let w = &e.sessions[si].windows[wi];
+    if w.pane.dead_status.is_some() {
+        return;
+    }
+    let pid = w.pane.pid;
+    let wait = e.options.pane_string(w, "remain-on-exit") != "off";
+    let mut status = e.host.reap(pid);
+    let mut waited = 0;
+    while status.is_none() && wait && waited < STATUS_WAIT_MS {
+        std::thread::sleep(Duration::from_millis(1));
+        waited += 1;
+        status = e.host.reap(pid);
+    }
+    e.sessions[si].windows[wi].pane.dead_status = status;
+}
+
+/// Whether the dead pane at (`si`, `wi`) stays (remain-on-exit `on`, or `failed` when its
+/// program did not exit with 0). The first time, it is marked with tmux's
+/// remain-on-exit-format line at the bottom of the screen and its pane-died hook is raised.
+pub fn keep_dead_pane(e: &mut Engine, si: usize, wi: usize) -> bool {
+    let w = &e.sessions[si].windows[wi];
+    // Once kept, a pane stays until killed or respawned, whatever the option becomes.
+    if w.dead_time.is_some() {
+        return true;
+    }
+    let remain = e.options.pane_string(w, "remain-on-exit");
+    if remain == "off" {
+        return false;
+    }
+    let exited_ok = w
+        .pane
+        .dead_status
+        .is_some_and(|s| s & 0x7f == 0 && (s >> 8) & 0xff == 0);
+    if remain == "failed" && exited_ok {
+        return false;
+    }
+    let format = e.options.pane_string(w, "remain-on-exit-format");
+    let (session_id, pane_id) = (e.sessions[si].id, w.pane.id);
+    e.sessions[si].windows[wi].dead_time = Some(e.host.wall_time());
+    if !format.is_empty() {
+        let text = expand(
+            e,
+            &format,
+            Some(Found {
+                session: si,
+                window: wi,
+            }),
+        );
+        draw_dead_line(&mut e.sessions[si].windows[wi].pane, &text);
+    }
+    e.pending_hooks.push(crate::engine::options::HookEvent {
+        name: "pane-died",
+        session: Some(session_id),
+        pane: Some(pane_id),
+    });
+    true
+}
+
+/// Writes `text` on a new line at the bottom of the screen in the default style, with the
+/// cursor hidden (tmux's `server_destroy_pane`).
+fn draw_dead_line(pane: &mut Pane, text: &str) {
+    let term = &mut pane.term;
+    let cols = term.cols() as usize;
+    let shown: String = text
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(cols)
+        .collect();
+    let bytes = format!("\x1b[0m\x1b[r\x1b[{};1H\n{shown}\r\x1b[?25l", term.rows());
+    term.feed(bytes.as_bytes());
+    let _ = term.take_replies();
+}

@@ -1,0 +1,733 @@
+//! Attaching, tested in a real terminal: `zeropty attach` runs inside a pane of a real tmux
+//! 3.3a (the "outer" tmux, a private server), is driven with tmux's `send-keys`, and what it
+//! draws is read back with tmux's `capture-pane`. Also `wait-for`, whose replies wait.
+//!
+//! Each test has its own directory for both servers' sockets and kills both when it ends.
+
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const ZP: &str = env!("CARGO_BIN_EXE_zeropty");
+
+struct Env {
+    dir: PathBuf,
+    label: String,
+}
+
+impl Env {
+    fn new(name: &str) -> Env {
+        let dir = std::env::temp_dir().join(format!("zpatt-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("z")).unwrap();
+        std::fs::create_dir_all(dir.join("t")).unwrap();
+        Env {
+            dir,
+            label: format!("zpatt{name}{}", std::process::id()),
+        }
+    }
+
+    fn zp(&self, args: &[&str]) -> Output {
+        Command::new(ZP)
+            .args(args)
+            .env("ZEROPTY_TMPDIR", self.dir.join("z"))
+            .env_remove("ZEROPTY")
+            .env_remove("ZEROPTY_PANE")
+            .env("SHELL", "/bin/sh")
+            .current_dir(&self.dir)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    }
+
+    fn zp_ok(&self, args: &[&str]) -> String {
+        let o = self.zp(args);
+        assert!(
+            o.status.success(),
+            "zeropty {args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        String::from_utf8(o.stdout).unwrap()
+    }
+
+    fn tmux(&self, args: &[&str]) -> Output {
+        Command::new("tmux")
+            .arg("-L")
+            .arg(&self.label)
+            .arg("-f/dev/null")
+            .args(args)
+            .env("TMUX_TMPDIR", self.dir.join("t"))
+            .env_remove("TMUX")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    }
+
+    /// A shell command line that runs zeropty with this test's socket directory, then says
+    /// how it ended and stays, so the outer pane keeps showing the message.
+    fn in_outer(&self, args: &str) -> String {
+        format!(
+            "ZEROPTY_TMPDIR={} LANG=C.UTF-8 {ZP} {args}; echo \"rc=$?\"; sleep 1000",
+            self.dir.join("z").display()
+        )
+    }
+
+    /// Starts an outer tmux session `name` of the given size running zeropty with `args`.
+    fn outer(&self, name: &str, cols: u32, rows: u32, args: &str) {
+        let o = self.tmux(&[
+            "new-session",
+            "-d",
+            "-s",
+            name,
+            "-x",
+            &cols.to_string(),
+            "-y",
+            &rows.to_string(),
+            &self.in_outer(args),
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+
+    fn keys(&self, target: &str, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", target];
+        args.extend_from_slice(keys);
+        let o = self.tmux(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+
+    fn outer_screen(&self, target: &str, escapes: bool) -> String {
+        let mut args = vec!["capture-pane", "-p", "-t", target];
+        if escapes {
+            args.push("-e");
+        }
+        String::from_utf8_lossy(&self.tmux(&args).stdout).into_owned()
+    }
+
+    /// Waits until the outer pane's screen satisfies `f`.
+    fn wait_outer(&self, target: &str, what: &str, f: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let s = self.outer_screen(target, false);
+            if f(&s) {
+                return s;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{what}: outer screen never matched:\n{s}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Waits until a zeropty query prints `want`.
+    fn wait_zp(&self, args: &[&str], want: &str) {
+        self.wait_zp_until(args, want, |got| got == want);
+    }
+
+    /// Waits until what a zeropty query prints satisfies `f`.
+    fn wait_zp_until(&self, args: &[&str], what: &str, f: impl Fn(&str) -> bool) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let got = String::from_utf8_lossy(&self.zp(args).stdout).into_owned();
+            if f(&got) {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "zeropty {args:?}: got {got:?}, want {what:?}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// A zeropty session running a plain shell with a known prompt.
+    fn session(&self, name: &str) {
+        self.zp_ok(&[
+            "new-session",
+            "-d",
+            "-s",
+            name,
+            "-x",
+            "80",
+            "-y",
+            "24",
+            "-e",
+            "PS1=$ ",
+            "sh",
+        ]);
+        self.wait_zp_until(&["capture-pane", "-p", "-t", name], "a prompt", |s| {
+            s.starts_with("$\n")
+        });
+    }
+}
+
+impl Drop for Env {
+    fn drop(&mut self) {
+        let _ = self.tmux(&["kill-server"]);
+        let _ = self.zp(&["kill-server"]);
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn last_line(screen: &str) -> &str {
+    screen.lines().last().unwrap_or("")
+}
+
+fn attached(screen: &str, session: &str) -> bool {
+    last_line(screen).starts_with(&format!("[{session}] 0:"))
+}
+
+#[test]
+fn attached_view_shows_the_screen_and_status_and_keys_reach_the_program() {
+    let env = Env::new("view");
+    env.session("work");
+    env.zp_ok(&[
+        "send-keys",
+        "-t",
+        "work",
+        "printf '\\033[31mred\\033[0m plain\\n'",
+        "Enter",
+    ]);
+    env.outer("a", 100, 30, "attach -t work");
+    let s = env.wait_outer("a", "status line", |s| attached(s, "work"));
+    assert_eq!(s.lines().count(), 30, "{s}");
+    assert!(last_line(&s).starts_with("[work] 0:sh* "), "{s}");
+    assert!(s.lines().any(|l| l == "red plain"), "{s}");
+    // The window follows the client: 100 columns, 29 rows above the status line.
+    env.wait_zp(
+        &[
+            "display-message",
+            "-p",
+            "-t",
+            "work",
+            "#{window_width}x#{window_height} #{session_attached}",
+        ],
+        "100x29 1\n",
+    );
+    // Colours and the status bar's green come through as SGR.
+    let e = env.outer_screen("a", true);
+    assert!(e.contains("\x1b[31mred\x1b[39m plain"), "{e:?}");
+    assert!(last_line(&e).contains("42m[work] 0:sh*"), "{e:?}");
+    // Keys typed in the outer terminal reach the program, through its line discipline.
+    env.keys(
+        "a",
+        &["echo hello", "BSpace", "BSpace", "p-from-outer", "Enter"],
+    );
+    env.wait_outer("a", "typed command", |s| {
+        s.lines().any(|l| l == "help-from-outer")
+    });
+    let inner = env.zp_ok(&["capture-pane", "-p", "-t", "work"]);
+    assert!(inner.lines().any(|l| l == "help-from-outer"), "{inner}");
+    // The cursor is where the program's is.
+    let cursor = String::from_utf8(
+        env.tmux(&[
+            "display-message",
+            "-p",
+            "-t",
+            "a",
+            "#{cursor_x},#{cursor_y}",
+        ])
+        .stdout,
+    )
+    .unwrap();
+    let inner_cursor = env.zp_ok(&[
+        "display-message",
+        "-p",
+        "-t",
+        "work",
+        "#{cursor_x},#{cursor_y}",
+    ]);
+    assert_eq!(cursor, inner_cursor);
+    let lsc = env.zp_ok(&[
+        "list-clients",
+        "-F",
+        "#{client_width}x#{client_height} #{client_session} #{client_flags}",
+    ]);
+    assert_eq!(lsc, "100x30 work attached,focused,UTF-8\n");
+}
+
+#[test]
+fn prefix_d_detaches_with_tmux_message_and_prefix_twice_sends_it() {
+    let env = Env::new("detach");
+    env.session("work");
+    env.zp_ok(&["new-session", "-d", "-s", "cat", "cat -v"]);
+    env.zp_ok(&["set-hook", "-g", "client-attached", "set -g @attached yes"]);
+    env.zp_ok(&["set-hook", "-g", "client-detached", "set -g @detached yes"]);
+    env.outer("a", 90, 20, "attach -t cat");
+    env.wait_outer("a", "attached", |s| attached(s, "cat"));
+    env.wait_zp(&["show-options", "-gv", "@attached"], "yes\n");
+    env.keys("a", &["C-b", "C-b", "x"]);
+    env.wait_outer("a", "prefix sent through", |s| {
+        s.lines().next() == Some("^Bx")
+    });
+    env.keys("a", &["C-b", "d"]);
+    let s = env.wait_outer("a", "detached", |s| s.contains("rc="));
+    assert!(s.contains("[detached (from session cat)]\nrc=0"), "{s}");
+    env.wait_zp(&["list-clients"], "");
+    env.wait_zp(
+        &["display-message", "-p", "-t", "cat", "#{session_attached}"],
+        "0\n",
+    );
+    env.wait_zp(&["show-options", "-gv", "@detached"], "yes\n");
+}
+
+#[test]
+fn two_clients_share_a_session_at_the_smaller_size() {
+    let env = Env::new("two");
+    env.session("work");
+    env.outer("a", 100, 30, "attach -t work");
+    env.wait_outer("a", "first", |s| attached(s, "work"));
+    env.outer("b", 70, 20, "attach -t work");
+    env.wait_outer("b", "second", |s| attached(s, "work"));
+    env.wait_zp(
+        &[
+            "display-message",
+            "-p",
+            "-t",
+            "work",
+            "#{window_width}x#{window_height} #{session_attached}",
+        ],
+        "70x19 2\n",
+    );
+    let lsc = env.zp_ok(&["list-clients", "-F", "#{client_width}x#{client_height}"]);
+    assert_eq!(lsc, "100x30\n70x20\n");
+    // What one types, both see.
+    env.keys("a", &["echo both-see-this", "Enter"]);
+    env.wait_outer("b", "typed in a", |s| {
+        s.lines().any(|l| l == "both-see-this")
+    });
+    // The larger client shows the smaller window: its status line is still at its bottom.
+    let s = env.wait_outer("a", "status at bottom", |s| attached(s, "work"));
+    assert_eq!(s.lines().count(), 30);
+    env.keys("b", &["C-b", "d"]);
+    env.wait_outer("b", "b detached", |s| {
+        s.contains("[detached (from session work)]")
+    });
+    env.wait_zp(
+        &[
+            "display-message",
+            "-p",
+            "-t",
+            "work",
+            "#{window_width}x#{window_height} #{session_attached}",
+        ],
+        "100x29 1\n",
+    );
+}
+
+#[test]
+fn read_only_clients_only_watch() {
+    let env = Env::new("ro");
+    env.session("work");
+    env.outer("a", 80, 24, "attach -r -t work");
+    env.wait_outer("a", "attached", |s| attached(s, "work"));
+    let flags = env.zp_ok(&["list-clients", "-F", "#{client_flags} #{client_readonly}"]);
+    assert_eq!(flags, "attached,focused,ignore-size,read-only,UTF-8 1\n");
+    env.keys("a", &["echo typed-by-watcher", "Enter"]);
+    env.zp_ok(&["send-keys", "-t", "work", "echo sent-by-script", "Enter"]);
+    env.wait_outer("a", "script output", |s| {
+        s.lines().any(|l| l == "sent-by-script")
+    });
+    let inner = env.zp_ok(&["capture-pane", "-p", "-t", "work"]);
+    assert!(!inner.contains("typed-by-watcher"), "{inner}");
+    // Read-only clients do not size the window.
+    env.wait_zp(
+        &[
+            "display-message",
+            "-p",
+            "-t",
+            "work",
+            "#{window_width}x#{window_height}",
+        ],
+        "80x24\n",
+    );
+    env.keys("a", &["C-b", "d"]);
+    env.wait_outer("a", "detached", |s| {
+        s.contains("[detached (from session work)]\nrc=0")
+    });
+}
+
+#[test]
+fn the_window_follows_the_terminal_size() {
+    let env = Env::new("resize");
+    // The program reports every SIGWINCH with the size it then reads.
+    env.zp_ok(&[
+        "new-session",
+        "-d",
+        "-s",
+        "work",
+        "trap 'stty size' WINCH; while :; do sleep 0.05; done",
+    ]);
+    env.outer("a", 100, 30, "attach -t work");
+    env.wait_outer("a", "attached", |s| attached(s, "work"));
+    env.wait_zp(
+        &[
+            "display-message",
+            "-p",
+            "-t",
+            "work",
+            "#{window_width}x#{window_height}",
+        ],
+        "100x29\n",
+    );
+    env.wait_outer("a", "first SIGWINCH", |s| s.lines().any(|l| l == "29 100"));
+    let o = env.tmux(&["resize-window", "-t", "a", "-x", "120", "-y", "40"]);
+    assert!(o.status.success());
+    env.wait_zp(
+        &[
+            "display-message",
+            "-p",
+            "-t",
+            "work",
+            "#{window_width}x#{window_height}",
+        ],
+        "120x39\n",
+    );
+    let s = env.wait_outer("a", "status moved", |s| {
+        s.lines().count() == 40 && attached(s, "work") && s.lines().any(|l| l == "39 120")
+    });
+    assert_eq!(last_line(&s).chars().count(), 120, "{s}");
+    // A window sized by hand keeps its size.
+    env.zp_ok(&["resize-window", "-t", "work", "-x", "50", "-y", "10"]);
+    env.tmux(&["resize-window", "-t", "a", "-x", "110", "-y", "35"]);
+    env.wait_outer("a", "smaller terminal", |s| {
+        s.lines().count() == 35 && attached(s, "work")
+    });
+    env.wait_zp(
+        &[
+            "display-message",
+            "-p",
+            "-t",
+            "work",
+            "#{window_width}x#{window_height}",
+        ],
+        "50x10\n",
+    );
+}
+
+#[test]
+fn scrollback_view_pages_through_history() {
+    let env = Env::new("scroll");
+    env.zp_ok(&[
+        "new-session",
+        "-d",
+        "-s",
+        "log",
+        "-x",
+        "80",
+        "-y",
+        "24",
+        "seq 1 300; exec cat",
+    ]);
+    env.wait_zp(
+        &["display-message", "-p", "-t", "log", "#{history_size}"],
+        "277\n",
+    );
+    env.outer("a", 80, 24, "attach -t log");
+    let s = env.wait_outer("a", "attached", |s| attached(s, "log"));
+    // 24 rows less the status line: the window shrank to 23 rows, one more line in history.
+    assert!(s.lines().any(|l| l == "300"), "{s}");
+    env.keys("a", &["C-b", "["]);
+    let s = env.wait_outer("a", "view open", |s| {
+        s.lines().next().is_some_and(|l| l.ends_with("[0/278]"))
+    });
+    assert!(s.lines().any(|l| l == "300"), "{s}");
+    env.keys("a", &["PPage"]);
+    let s = env.wait_outer("a", "page up", |s| {
+        s.lines().next().is_some_and(|l| l.ends_with("[21/278]"))
+    });
+    assert!(
+        s.lines().any(|l| l == "279") && !s.lines().any(|l| l == "300"),
+        "{s}"
+    );
+    env.keys("a", &["Up", "Up"]);
+    let s = env.wait_outer("a", "up", |s| {
+        s.lines().next().is_some_and(|l| l.ends_with("[23/278]"))
+    });
+    assert!(s.lines().any(|l| l == "277"), "{s}");
+    env.keys("a", &["NPage"]);
+    env.wait_outer("a", "page down", |s| {
+        s.lines().next().is_some_and(|l| l.ends_with("[2/278]"))
+    });
+    // Keys in the view are not typed into the program.
+    env.keys("a", &["x", "q"]);
+    let s = env.wait_outer("a", "view closed", |s| s.lines().nth(21) == Some("300"));
+    assert!(!s.contains("[2/278]"), "{s}");
+    let inner = env.zp_ok(&["capture-pane", "-p", "-t", "log"]);
+    assert!(!inner.contains('x'), "{inner}");
+}
+
+#[test]
+fn clients_leave_when_the_session_or_server_ends() {
+    let env = Env::new("end");
+    env.session("one");
+    env.session("two");
+    env.outer("a", 80, 24, "attach -t one");
+    env.outer("b", 80, 24, "attach -t two");
+    env.wait_outer("a", "a attached", |s| attached(s, "one"));
+    env.wait_outer("b", "b attached", |s| attached(s, "two"));
+    env.zp_ok(&["kill-session", "-t", "one"]);
+    let s = env.wait_outer("a", "exited", |s| s.contains("rc="));
+    assert!(s.contains("[exited]\nrc=0"), "{s}");
+    env.zp_ok(&["kill-server"]);
+    let s = env.wait_outer("b", "server exited", |s| s.contains("rc="));
+    assert!(s.contains("[server exited]\nrc=1"), "{s}");
+}
+
+#[test]
+fn detach_and_switch_client_commands() {
+    let env = Env::new("cmds");
+    env.session("work");
+    env.session("other");
+    env.outer("a", 80, 24, "attach -t work");
+    env.wait_outer("a", "attached", |s| attached(s, "work"));
+    let name = env.zp_ok(&["list-clients", "-F", "#{client_name}"]);
+    let name = name.trim();
+    assert!(name.starts_with("/dev/pts/"), "{name}");
+    env.zp_ok(&["switch-client", "-t", "other"]);
+    env.wait_outer("a", "switched", |s| attached(s, "other"));
+    env.zp_ok(&["switch-client", "-l"]);
+    env.wait_outer("a", "last", |s| attached(s, "work"));
+    env.zp_ok(&["switch-client", "-c", name, "-n"]);
+    env.wait_outer("a", "next", |s| attached(s, "other"));
+    assert_eq!(
+        env.zp_ok(&["list-sessions", "-F", "#{session_name} #{session_attached}"]),
+        "other 1\nwork 0\n"
+    );
+    env.keys("a", &["C-b", "("]);
+    env.wait_outer("a", "previous by key", |s| attached(s, "work"));
+    let o = env.zp(&["detach-client", "-t", "/dev/pts/99999"]);
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "can't find client: /dev/pts/99999\n"
+    );
+    // tmux accepts the name without /dev/.
+    env.zp_ok(&["detach-client", "-P", "-t", &name["/dev/".len()..]]);
+    // -P also hangs up the client's parent (the pane's shell), so the outer pane goes away.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while env.tmux(&["has-session", "-t", "a"]).status.success() {
+        assert!(Instant::now() < deadline, "parent not hung up");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    env.wait_zp(&["list-clients"], "");
+}
+
+#[test]
+fn attach_d_detaches_the_other_clients() {
+    let env = Env::new("dflag");
+    env.session("work");
+    env.outer("a", 80, 24, "attach -t work");
+    env.wait_outer("a", "a attached", |s| attached(s, "work"));
+    env.outer("b", 80, 24, "attach -d -t work");
+    env.wait_outer("b", "b attached", |s| attached(s, "work"));
+    let s = env.wait_outer("a", "a detached", |s| s.contains("rc="));
+    assert!(s.contains("[detached (from session work)]\nrc=0"), "{s}");
+    assert_eq!(
+        env.zp_ok(&["list-clients", "-F", "#{session_name}"]),
+        "work\n"
+    );
+    env.zp_ok(&["detach-client", "-s", "work"]);
+    env.wait_outer("b", "b detached", |s| {
+        s.contains("[detached (from session work)]")
+    });
+}
+
+#[test]
+fn new_session_from_a_terminal_attaches() {
+    let env = Env::new("new");
+    env.outer("a", 90, 25, "new-session -s fresh 'PS1=\"% \" exec sh'");
+    env.wait_outer("a", "attached", |s| attached(s, "fresh"));
+    env.wait_zp(
+        &[
+            "display-message",
+            "-p",
+            "-t",
+            "fresh",
+            "#{window_width}x#{window_height} #{session_attached}",
+        ],
+        "90x24 1\n",
+    );
+    env.keys("a", &["exit", "Enter"]);
+    let s = env.wait_outer("a", "exited", |s| s.contains("rc="));
+    assert!(s.contains("[exited]\nrc=0"), "{s}");
+}
+
+#[test]
+fn attaching_needs_a_terminal() {
+    let env = Env::new("noterm");
+    env.session("work");
+    let o = env.zp(&["attach", "-t", "work"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "open terminal failed: not a terminal\n"
+    );
+    let o = env.zp(&["attach", "-t", "nope"]);
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "can't find session: nope\n"
+    );
+}
+
+fn spawn_zp(env: &Env, args: &[&str]) -> std::process::Child {
+    Command::new(ZP)
+        .args(args)
+        .env("ZEROPTY_TMPDIR", env.dir.join("z"))
+        .env_remove("ZEROPTY")
+        .env_remove("ZEROPTY_PANE")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits up to `ms` for a child to exit.
+fn exited_within(child: &mut std::process::Child, ms: u64) -> Option<std::process::ExitStatus> {
+    let deadline = Instant::now() + Duration::from_millis(ms);
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Some(status);
+        }
+        if Instant::now() >= deadline {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn wait_for_returns_only_after_a_signal() {
+    let env = Env::new("wait");
+    env.session("work");
+    let mut waiter = spawn_zp(
+        &env,
+        &["wait-for", "chan", ";", "display-message", "-p", "after"],
+    );
+    let mut second = spawn_zp(&env, &["wait-for", "chan"]);
+    assert!(
+        exited_within(&mut waiter, 500).is_none(),
+        "wait-for returned before the signal"
+    );
+    // Other clients are served meanwhile.
+    env.zp_ok(&["has-session", "-t", "work"]);
+    env.zp_ok(&["wait-for", "-S", "chan"]);
+    let status = exited_within(&mut waiter, 5000).expect("waiter released");
+    assert!(status.success());
+    let out = waiter.wait_with_output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "after\n");
+    assert!(exited_within(&mut second, 5000).is_some_and(|s| s.success()));
+    // A signal nobody waits for is kept for the next wait.
+    env.zp_ok(&["wait-for", "-S", "early"]);
+    let mut w = spawn_zp(&env, &["wait-for", "early"]);
+    assert!(exited_within(&mut w, 5000).is_some_and(|s| s.success()));
+}
+
+#[test]
+fn wait_for_locks_queue_in_order() {
+    let env = Env::new("lock");
+    env.session("work");
+    env.zp_ok(&["wait-for", "-L", "l"]);
+    let mut second = spawn_zp(&env, &["wait-for", "-L", "l"]);
+    assert!(
+        exited_within(&mut second, 400).is_none(),
+        "lock taken twice"
+    );
+    env.zp_ok(&["wait-for", "-U", "l"]);
+    assert!(exited_within(&mut second, 5000).is_some_and(|s| s.success()));
+    env.zp_ok(&["wait-for", "-U", "l"]);
+    let o = env.zp(&["wait-for", "-U", "l"]);
+    assert_eq!(String::from_utf8_lossy(&o.stderr), "channel l not locked\n");
+}
+
+#[test]
+fn waiting_clients_keep_the_server_until_the_last_session_ends() {
+    let env = Env::new("waitexit");
+    env.session("work");
+    let mut waiter = spawn_zp(&env, &["wait-for", "never"]);
+    assert!(exited_within(&mut waiter, 300).is_none());
+    env.zp_ok(&["has-session"]);
+    // As tmux: with the last session gone, waiters are let go and the server exits.
+    env.zp_ok(&["kill-session", "-t", "work"]);
+    assert!(exited_within(&mut waiter, 5000).is_some_and(|s| s.success()));
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !String::from_utf8_lossy(&env.zp(&["has-session"]).stderr).contains("no server running") {
+        assert!(Instant::now() < deadline, "server did not exit");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The same program attached through tmux and through zeropty, each in an outer pane of the
+/// same size: the outer terminals end up showing the same cells, colours and cursor.
+#[test]
+fn attached_screen_matches_tmux_attached_screen() {
+    let env = Env::new("cmp");
+    let program = "printf 'plain\\n\\033[1;31mbold red\\033[0m and \\033[4munder\\033[0m\\n\\033[38;5;120mcol\\033[44mblue bg\\033[m\\nwide \u{4e2d}\u{6587} \u{e9}\\n\\033[7mrev   \\033[0m end\\n\\033(0lqqk\\033(B\\n\\033[2;30Hmoved\\033[8;3H'; exec cat";
+    let inner = format!("{}in", env.label);
+    let t = |args: &[&str]| {
+        Command::new("tmux")
+            .args(["-L", &inner, "-f/dev/null"])
+            .args(args)
+            .env("TMUX_TMPDIR", env.dir.join("t"))
+            .env_remove("TMUX")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let new = [
+        "new-session",
+        "-d",
+        "-s",
+        "work",
+        "-n",
+        "prog",
+        "-x",
+        "80",
+        "-y",
+        "24",
+        program,
+    ];
+    assert!(t(&new).status.success());
+    env.zp_ok(&new);
+    let o = env.tmux(&[
+        "new-session",
+        "-d",
+        "-s",
+        "t",
+        "-x",
+        "70",
+        "-y",
+        "20",
+        &format!("TMUX= LANG=C.UTF-8 tmux -L {inner} -f/dev/null attach -t work"),
+    ]);
+    assert!(o.status.success());
+    env.outer("z", 70, 20, "attach -t work");
+    env.wait_outer("t", "tmux attached", |s| attached(s, "work"));
+    env.wait_outer("z", "zeropty attached", |s| attached(s, "work"));
+    std::thread::sleep(Duration::from_millis(300));
+    let (a, b) = (env.outer_screen("t", true), env.outer_screen("z", true));
+    let (a, b): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
+    assert_eq!(a.len(), b.len());
+    for (i, (x, y)) in a.iter().zip(&b).enumerate().take(a.len() - 1) {
+        assert_eq!(x, y, "row {i}");
+    }
+    // The status line: the same, but for the clock's digits (a minute may turn between the
+    // two captures).
+    let status = |s: &str| s.replace(|c: char| c.is_ascii_digit(), "#");
+    assert_eq!(status(a[a.len() - 1]), status(b[b.len() - 1]));
+    let cursor = |target: &str| {
+        String::from_utf8(
+            env.tmux(&[
+                "display-message",
+                "-p",
+                "-t",
+                target,
+                "#{cursor_x},#{cursor_y},#{cursor_flag}",
+            ])
+            .stdout,
+        )
+        .unwrap()
+    };
+    assert_eq!(cursor("t"), cursor("z"));
+    let _ = t(&["kill-server"]);
+}
