@@ -572,16 +572,9 @@ impl Engine {
     fn resize_pane(&mut self, si: usize, wi: usize, cols: u32, rows: u32) {
         let now = self.host.now_ms();
         let os: &mut dyn super::os::Programs = &mut *self.host;
-        let pane = &mut self.sessions[si].windows[wi].pane;
-        while pane.drain_output(os, now) {}
-        pane.term.resize(cols, rows);
-        if pane.io.is_some() {
-            os.set_window_size(pane.slot, cols as u16, rows as u16);
-            if pane.backend == super::os::Backend::Socket {
-                let group = os.foreground_group(pane.slot).unwrap_or(pane.foreground);
-                os.signal_group(group, super::libc_sig::SIGWINCH);
-            }
-        }
+        self.sessions[si].windows[wi]
+            .pane
+            .resize(os, now, cols, rows);
     }
 
     /// Work for every turn of the host's loop: clients whose session ended are detached (or

@@ -380,9 +380,13 @@ impl Engine {
         Some(f(&mut self.sessions[si].windows[wi].pane, os, now))
     }
 
-    /// Reads everything a pane's program has written, so a reader never sees a stale screen.
+    /// Reads what a pane's program has written so far, so a reader never sees a stale screen.
+    /// One pass takes everything queued (a socket holds far less than a pass's limit); a program
+    /// that keeps writing cannot hold the reader here.
     pub fn drain(&mut self, pane_id: u32) {
-        self.with_pane(pane_id, |pane, os, now| while pane.drain_output(os, now) {});
+        self.with_pane(pane_id, |pane, os, now| {
+            pane.drain_output(os, now);
+        });
     }
 
     /// Removes panes whose programs have ended (unless remain-on-exit keeps them), then

@@ -293,7 +293,8 @@ pub struct Options {
 
 impl Options {
     /// Defaults, with what tmux takes from its environment at start: `default-shell` from
-    /// `SHELL` (when it is an absolute path) and `editor` from `VISUAL` or `EDITOR`.
+    /// `SHELL` (when it is an absolute path), `editor` from `VISUAL` or `EDITOR` (and vi or
+    /// emacs keys from its name).
     pub fn new(environ: &BTreeMap<String, String>) -> Options {
         let mut o = Options {
             server: OptionSet::defaults(SERVER),
@@ -305,6 +306,11 @@ impl Options {
         }
         if let Some(editor) = environ.get("VISUAL").or_else(|| environ.get("EDITOR")) {
             o.server.set("editor", Value::One(editor.clone()));
+            // An editor whose name has "vi" in it makes the key tables vi's, as in tmux.
+            let base = editor.rsplit('/').next().unwrap_or(editor);
+            let keys = if base.contains("vi") { "vi" } else { "emacs" };
+            o.session.set("status-keys", Value::One(keys.into()));
+            o.window.set("mode-keys", Value::One(keys.into()));
         }
         o
     }

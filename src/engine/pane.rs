@@ -275,6 +275,24 @@ impl Pane {
         }
     }
 
+    /// Resizes the screen (reflowing it) and tells the program: the window size where its
+    /// terminal reports it, and SIGWINCH on the socket backend (a PTY's kernel sends that
+    /// itself). Output already written is parsed at the old size first.
+    pub fn resize(&mut self, os: &mut dyn Programs, now_ms: u64, cols: u32, rows: u32) {
+        self.drain_output(os, now_ms);
+        if self.term.cols() == cols && self.term.rows() == rows {
+            return;
+        }
+        self.term.resize(cols, rows);
+        if self.io.is_some() {
+            os.set_window_size(self.slot, cols as u16, rows as u16);
+            if self.backend == super::os::Backend::Socket {
+                let group = os.foreground_group(self.slot).unwrap_or(self.foreground);
+                os.signal_group(group, super::libc_sig::SIGWINCH);
+            }
+        }
+    }
+
     /// Closes the terminal: the pane keeps its screen but its program is gone.
     pub fn close(&mut self, os: &mut dyn Programs) {
         self.close_pipe(os);

@@ -20,9 +20,7 @@ use super::session::{spawn_window, SpawnWindow};
 use super::{absolute, expand, parse_size, resolve, words, FormatValues};
 use crate::engine::cmdline::Args;
 use crate::engine::format;
-use crate::engine::libc_sig::SIGWINCH;
 use crate::engine::options::{HookEvent, Value};
-use crate::engine::os::Backend;
 use crate::engine::target::{self, Found, Kind};
 use crate::engine::{Ctx, Engine};
 
@@ -140,22 +138,7 @@ fn resize_to(e: &mut Engine, f: Found, cols: u32, rows: u32) {
     let cols = cols.clamp(1, WINDOW_MAXIMUM);
     let rows = rows.clamp(1, WINDOW_MAXIMUM);
     let pane_id = e.sessions[f.session].windows[f.window].pane.id;
-    // Output already written was meant for the old size.
-    e.drain(pane_id);
-    e.with_pane(pane_id, |pane, os, _| {
-        if pane.term.cols() == cols && pane.term.rows() == rows {
-            return;
-        }
-        pane.term.resize(cols, rows);
-        if pane.io.is_some() {
-            os.set_window_size(pane.slot, cols as u16, rows as u16);
-            // A PTY's kernel signals the foreground group itself; the shim's socket cannot.
-            if pane.backend == Backend::Socket {
-                let group = os.foreground_group(pane.slot).unwrap_or(pane.foreground);
-                os.signal_group(group, SIGWINCH);
-            }
-        }
-    });
+    e.with_pane(pane_id, |pane, os, now| pane.resize(os, now, cols, rows));
 }
 
 /// tmux's strtonum for a count (`adjustment`): 1..=INT_MAX, with its error words.
