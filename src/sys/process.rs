@@ -43,6 +43,22 @@ fn cstring(s: &[u8]) -> CString {
     CString::new(s.iter().copied().filter(|&b| b != 0).collect::<Vec<u8>>()).unwrap_or_default()
 }
 
+/// `NAME=value` strings for `execve`, prepared before `fork`.
+fn environment(env: &[(String, String)]) -> Vec<CString> {
+    env.iter()
+        .map(|(k, v)| cstring(format!("{k}={v}").as_bytes()))
+        .collect()
+}
+
+/// The pointer array `execve` wants (the strings must outlive it).
+fn null_terminated(strings: &[CString]) -> Vec<*const libc::c_char> {
+    strings
+        .iter()
+        .map(|s| s.as_ptr())
+        .chain(std::iter::once(std::ptr::null()))
+        .collect()
+}
+
 fn basename(shell: &str) -> &str {
     match shell.rsplit_once('/') {
         Some((_, b)) if !b.is_empty() => b,
@@ -74,15 +90,9 @@ pub fn launch(spec: &Launch<'_>, terminal: RawFd, slot: Option<&SlotInit>) -> io
         ),
     };
     let search_path = spec.argv.len() > 1;
-    let mut argv: Vec<*const libc::c_char> = args.iter().map(|a| a.as_ptr()).collect();
-    argv.push(std::ptr::null());
-    let env_strings: Vec<CString> = spec
-        .env
-        .iter()
-        .map(|(k, v)| cstring(format!("{k}={v}").as_bytes()))
-        .collect();
-    let mut envp: Vec<*const libc::c_char> = env_strings.iter().map(|e| e.as_ptr()).collect();
-    envp.push(std::ptr::null());
+    let argv = null_terminated(&args);
+    let env_strings = environment(spec.env);
+    let envp = null_terminated(&env_strings);
     let cwd = cstring(spec.cwd.as_os_str().as_bytes());
     let path = std::env::var("PATH").unwrap_or_default();
     let path_in_env = spec
@@ -297,15 +307,9 @@ pub fn launch_pipe(spec: &PipeLaunch<'_>) -> io::Result<Started> {
         cstring(b"-c"),
         cstring(spec.command.as_bytes()),
     ];
-    let mut argv: Vec<*const libc::c_char> = args.iter().map(|a| a.as_ptr()).collect();
-    argv.push(std::ptr::null());
-    let env_strings: Vec<CString> = spec
-        .env
-        .iter()
-        .map(|(k, v)| cstring(format!("{k}={v}").as_bytes()))
-        .collect();
-    let mut envp: Vec<*const libc::c_char> = env_strings.iter().map(|e| e.as_ptr()).collect();
-    envp.push(std::ptr::null());
+    let argv = null_terminated(&args);
+    let env_strings = environment(spec.env);
+    let envp = null_terminated(&env_strings);
     let cwd = cstring(spec.cwd.as_os_str().as_bytes());
     let null_fd = std::os::fd::AsRawFd::as_raw_fd(&null);
     let stdin = if spec.to_child { spec.socket } else { null_fd };
