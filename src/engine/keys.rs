@@ -495,25 +495,26 @@ fn is_c_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
 }
 
-/// The number C's `sscanf` with `%u` (radix 10) or `%x` (radix 16) reads from the start of
-/// `s` into an `unsigned int`: leading white space, a sign, `0x` for hex, digits; what follows
-/// is ignored; an out-of-range value is cut to 32 bits.
-fn scan_unsigned(s: &[u8], radix: u32) -> Option<u32> {
+/// A number as C's `sscanf` and `strtol` read it from the start of a string: leading white
+/// space, a sign, `0x` before hex digits (radix 16), then digits.
+struct CNumber {
+    negative: bool,
+    /// `None` when the digits overflow 64 bits.
+    magnitude: Option<u64>,
+    /// Index just past the last digit.
+    end: usize,
+}
+
+/// Reads a [`CNumber`] in `radix` (10 or 16) from the start of `s`; `None` without digits.
+fn scan_c_number(s: &[u8], radix: u32) -> Option<CNumber> {
     let mut i = 0;
     while i < s.len() && is_c_space(s[i]) {
         i += 1;
     }
-    let negative = match s.get(i) {
-        Some(b'-') => {
-            i += 1;
-            true
-        }
-        Some(b'+') => {
-            i += 1;
-            false
-        }
-        _ => false,
-    };
+    let negative = s.get(i) == Some(&b'-');
+    if matches!(s.get(i), Some(b'-' | b'+')) {
+        i += 1;
+    }
     if radix == 16
         && s.get(i) == Some(&b'0')
         && matches!(s.get(i + 1), Some(b'x' | b'X'))
@@ -522,70 +523,41 @@ fn scan_unsigned(s: &[u8], radix: u32) -> Option<u32> {
         i += 2;
     }
     let start = i;
-    let mut value: u64 = 0;
-    let mut overflow = false;
+    let mut magnitude = Some(0u64);
     while let Some(d) = s.get(i).and_then(|&b| (b as char).to_digit(radix)) {
-        match value
-            .checked_mul(radix as u64)
-            .and_then(|v| v.checked_add(d as u64))
-        {
-            Some(v) => value = v,
-            None => overflow = true,
-        }
+        magnitude = magnitude.and_then(|v| v.checked_mul(radix as u64)?.checked_add(d as u64));
         i += 1;
     }
-    if i == start {
-        return None;
-    }
-    if overflow {
-        value = u64::MAX;
-    } else if negative {
-        value = value.wrapping_neg();
-    }
-    Some(value as u32)
+    (i > start).then_some(CNumber {
+        negative,
+        magnitude,
+        end: i,
+    })
+}
+
+/// The number C's `sscanf` with `%u` (radix 10) or `%x` (radix 16) reads from the start of
+/// `s` into an `unsigned int`: what follows the digits is ignored; a negative value wraps and
+/// an out-of-range value is cut to 32 bits.
+fn scan_unsigned(s: &[u8], radix: u32) -> Option<u32> {
+    let n = scan_c_number(s, radix)?;
+    Some(match n.magnitude {
+        None => u32::MAX,
+        Some(v) if n.negative => v.wrapping_neg() as u32,
+        Some(v) => v as u32,
+    })
 }
 
 /// The byte `send-keys -H` sends for `s`, read as C's `strtol(s, &end, 16)` with nothing
 /// left over: white space, a sign and `0x` may lead; `None` (nothing is sent) unless the
 /// whole argument is a number from 0 to 0xff.
 pub fn hex_byte(s: &str) -> Option<u8> {
-    let b = s.as_bytes();
-    if b.is_empty() {
+    let n = scan_c_number(s.as_bytes(), 16)?;
+    if n.end != s.len() {
         return None;
     }
-    let mut i = 0;
-    while i < b.len() && is_c_space(b[i]) {
-        i += 1;
-    }
-    let negative = match b.get(i) {
-        Some(b'-') => {
-            i += 1;
-            true
-        }
-        Some(b'+') => {
-            i += 1;
-            false
-        }
-        _ => false,
-    };
-    if b.get(i) == Some(&b'0')
-        && matches!(b.get(i + 1), Some(b'x' | b'X'))
-        && b.get(i + 2).is_some_and(|c| c.is_ascii_hexdigit())
-    {
-        i += 2;
-    }
-    let start = i;
-    let mut value: u64 = 0;
-    while let Some(d) = b.get(i).and_then(|&c| (c as char).to_digit(16)) {
-        value = value.saturating_mul(16).saturating_add(d as u64);
-        i += 1;
-    }
-    if i == start || i != b.len() {
-        return None;
-    }
-    match (negative, value) {
-        (_, 0) => Some(0),
-        (false, v) if v <= 0xff => Some(v as u8),
+    match (n.negative, n.magnitude) {
+        (_, Some(0)) => Some(0),
+        (false, Some(v)) if v <= 0xff => Some(v as u8),
         _ => None,
     }
 }
