@@ -496,6 +496,14 @@ fn detach_and_switch_client_commands() {
     );
     env.keys("a", &["C-b", "("]);
     env.wait_outer("a", "previous by key", |s| attached(s, "work"));
+    // A target naming a window switches to its session and selects that window.
+    env.zp_ok(&["new-window", "-d", "-t", "other:"]);
+    env.zp_ok(&["switch-client", "-t", "other:1"]);
+    env.wait_outer("a", "switched to a window", |s| attached(s, "other"));
+    assert_eq!(
+        env.zp_ok(&["display-message", "-p", "-t", "other", "#{window_index}"]),
+        "1\n"
+    );
     let o = env.zp(&["detach-client", "-t", "/dev/pts/99999"]);
     assert_eq!(
         String::from_utf8_lossy(&o.stderr),

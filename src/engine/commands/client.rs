@@ -139,27 +139,8 @@ fn attach_session(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), 
     if ctx.req.terminal.is_some() && e.is_nested(ctx.req) {
         return Err("sessions should be nested with care, unset $ZEROPTY to force".into());
     }
-    let tflag = args.get('t');
-    let names_window = tflag.is_some_and(|t| t.contains([':', '.']));
-    let found = match tflag {
-        Some(t) => target::resolve(
-            &e.sessions,
-            Some(t),
-            if names_window {
-                Kind::Pane
-            } else {
-                Kind::Session
-            },
-            ctx.calling_pane,
-        )?,
-        None => {
-            let si = e.best_session(true).ok_or("no current session")?;
-            Found {
-                session: si,
-                window: e.sessions[si].current,
-            }
-        }
-    };
+    let current = e.best_session(true);
+    let (found, names_window) = session_or_window(e, ctx, args, &[':', '.'], current)?;
     if names_window {
         e.sessions[found.session].select(found.window);
     }
@@ -177,6 +158,34 @@ fn attach_session(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), 
         flags.ignore_size = true;
     }
     e.attach_client(ctx, found.session, flags)
+}
+
+/// The place attach-session and switch-client go to: the session `-t` names, or the window
+/// it names when it holds one of `window_marks` (the flag says so; the caller selects that
+/// window); without `-t`, the `current` session at its current window.
+fn session_or_window(
+    e: &Engine,
+    ctx: &Ctx<'_>,
+    args: &Args,
+    window_marks: &[char],
+    current: Option<usize>,
+) -> Result<(Found, bool), String> {
+    let Some(t) = args.get('t') else {
+        let si = current.ok_or("no current session")?;
+        let found = Found {
+            session: si,
+            window: e.sessions[si].current,
+        };
+        return Ok((found, false));
+    };
+    let names_window = t.contains(window_marks);
+    let kind = if names_window {
+        Kind::Pane
+    } else {
+        Kind::Session
+    };
+    let found = target::resolve(&e.sessions, Some(t), kind, ctx.calling_pane)?;
+    Ok((found, names_window))
 }
 
 fn detach_client(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
@@ -213,34 +222,13 @@ fn detach_client(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), S
 
 fn switch_client(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
     let tc = e.find_client(ctx, args.get('c'))?;
-    let tflag = args.get('t');
-    let names_window = tflag.is_some_and(|t| t.contains([':', '.', '%']));
-    let found = match tflag {
-        Some(t) => target::resolve(
-            &e.sessions,
-            Some(t),
-            if names_window {
-                Kind::Pane
-            } else {
-                Kind::Session
-            },
-            ctx.calling_pane,
-        )?,
-        None => {
-            // The current session: the client's own, else tmux's best (unattached first).
-            let own = e
-                .clients
-                .get(tc)
-                .and_then(|c| e.sessions.iter().position(|s| s.id == c.session));
-            let si = own
-                .or_else(|| e.best_session(true))
-                .ok_or("no current session")?;
-            Found {
-                session: si,
-                window: e.sessions[si].current,
-            }
-        }
-    };
+    // The current session: the client's own, else tmux's best (unattached first).
+    let current = e
+        .clients
+        .get(tc)
+        .and_then(|c| e.sessions.iter().position(|s| s.id == c.session))
+        .or_else(|| e.best_session(true));
+    let (found, names_window) = session_or_window(e, ctx, args, &[':', '.', '%'], current)?;
     if args.has('r') {
         let ro = e.clients.get(tc).is_some_and(|c| c.readonly);
         e.set_client_readonly(tc, !ro);

@@ -93,6 +93,16 @@ enum Entry {
     Hook,
 }
 
+impl Entry {
+    /// The `-t` the command takes: a window for the `-window-` commands, else a pane.
+    fn target_kind(self) -> TargetKind {
+        match self {
+            Entry::Window => TargetKind::Window,
+            Entry::Option | Entry::Hook => TargetKind::Pane,
+        }
+    }
+}
+
 /// The option set a command acts on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Place {
@@ -281,12 +291,7 @@ fn set_hook(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String
 
 fn set_common(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args, entry: Entry) -> Result<(), String> {
     let window = entry == Entry::Window;
-    let kind = if window {
-        TargetKind::Window
-    } else {
-        TargetKind::Pane
-    };
-    let t = Target::new(e, ctx, args, kind);
+    let t = Target::new(e, ctx, args, entry.target_kind());
     let pos = words(args);
     let argument = expand(e, &pos[0], t.found);
 
@@ -466,12 +471,7 @@ fn show_hooks(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), Stri
 
 fn show_common(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args, entry: Entry) -> Result<(), String> {
     let window = entry == Entry::Window;
-    let kind = if window {
-        TargetKind::Window
-    } else {
-        TargetKind::Pane
-    };
-    let t = Target::new(e, ctx, args, kind);
+    let t = Target::new(e, ctx, args, entry.target_kind());
     let quiet = args.has('q');
     let Some(arg) = words(args).into_iter().next() else {
         let (scope, place) = match scope_from_flags(args, window, &t) {
