@@ -5,74 +5,13 @@
 //!
 //! The C programs are compiled here with gcc (`-static` needs glibc's static libraries).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
 
-/// A private server namespace: its own ZEROPTY_TMPDIR, killed when dropped.
-struct Zp {
-    dir: PathBuf,
-}
-
-impl Zp {
-    fn new(name: &str) -> Zp {
-        let dir = std::env::temp_dir().join(format!("zp-pty-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Zp { dir }
-    }
-
-    fn cmd(&self, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_zeropty"))
-            .args(args)
-            .env("ZEROPTY_TMPDIR", &self.dir)
-            .env("SHELL", "/bin/sh")
-            .env_remove("ZEROPTY_PANE")
-            .current_dir(&self.dir)
-            .output()
-            .unwrap()
-    }
-
-    fn ok(&self, args: &[&str]) -> String {
-        let o = self.cmd(args);
-        assert!(
-            o.status.success(),
-            "zeropty {args:?} failed: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        String::from_utf8(o.stdout).unwrap()
-    }
-
-    fn screen(&self, target: &str) -> String {
-        self.ok(&["capture-pane", "-p", "-t", target])
-    }
-
-    /// Waits until `capture-pane -p` of `target` satisfies `f`.
-    fn wait_screen(&self, target: &str, f: impl Fn(&str) -> bool) -> String {
-        wait_for(|| self.screen(target), f)
-    }
-}
-
-impl Drop for Zp {
-    fn drop(&mut self) {
-        let _ = self.cmd(&["kill-server"]);
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
-/// Polls `get` until `f` accepts what it returns (ten seconds at most).
-fn wait_for(get: impl Fn() -> String, f: impl Fn(&str) -> bool) -> String {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let s = get();
-        if f(&s) {
-            return s;
-        }
-        assert!(Instant::now() < deadline, "screen never matched:\n{s}");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
+use common::zp::{wait_for, Zp};
 
 /// Where the compiled test programs live (once per test run).
 fn programs() -> &'static Path {
@@ -155,7 +94,7 @@ int main(void) {
 #[test]
 fn a_static_program_sees_a_terminal_only_on_the_pty_backend() {
     let prog = programs().join("ttycheck");
-    let zp = Zp::new("static");
+    let zp = Zp::new("pty-static").with_shell("/bin/sh");
     let cmd = format!("{}; exec sleep 30", prog.display());
     zp.ok(&["new-session", "-d", "-s", "p", "-T", "pty", &cmd]);
     zp.ok(&["new-session", "-d", "-s", "s", "-T", "socket", &cmd]);
@@ -169,7 +108,7 @@ fn a_static_program_sees_a_terminal_only_on_the_pty_backend() {
 #[test]
 fn a_password_prompt_reads_without_echo() {
     let prog = programs().join("password");
-    let zp = Zp::new("password");
+    let zp = Zp::new("pty-password").with_shell("/bin/sh");
     let cmd = format!("{}; exec sleep 30", prog.display());
     zp.ok(&["new-session", "-d", "-s", "w", "-T", "pty", &cmd]);
     zp.wait_screen("=w:", |s| s.contains("Password:"));
@@ -181,7 +120,7 @@ fn a_password_prompt_reads_without_echo() {
 
 #[test]
 fn pane_tty_names_the_device_and_default_backend_picks_it() {
-    let zp = Zp::new("tty");
+    let zp = Zp::new("pty-tty").with_shell("/bin/sh");
     zp.ok(&["new-session", "-d", "-s", "p", "-T", "pty", "sleep", "30"]);
     zp.ok(&["new-session", "-d", "-s", "s", "sleep", "30"]);
     let tty = zp.ok(&["display-message", "-p", "-t", "=p:", "#{pane_tty}"]);
@@ -228,7 +167,7 @@ fn pane_tty_names_the_device_and_default_backend_picks_it() {
 
 #[test]
 fn the_window_size_reaches_the_program() {
-    let zp = Zp::new("size");
+    let zp = Zp::new("pty-size").with_shell("/bin/sh");
     zp.ok(&[
         "new-session",
         "-d",
@@ -251,7 +190,7 @@ fn the_window_size_reaches_the_program() {
 
 #[test]
 fn c_c_interrupts_through_the_kernel() {
-    let zp = Zp::new("intr");
+    let zp = Zp::new("pty-intr").with_shell("/bin/sh");
     let script =
         "trap 'echo got-INT' INT; echo waiting; sleep 30 & wait; echo after; exec sleep 30";
     zp.ok(&["new-session", "-d", "-s", "i", "-T", "pty", script]);
@@ -336,7 +275,7 @@ fn run_reference(
 
 #[test]
 fn capture_matches_tmux() {
-    let zp = Zp::new("reference");
+    let zp = Zp::new("pty-reference").with_shell("/bin/sh");
     let ours = run_reference(
         |args| {
             let mut a = vec!["new-session", "-d", "-s", "r", "-T", "pty"];

@@ -2,6 +2,8 @@
 //! replaying recordings into a terminal.
 #![allow(dead_code)]
 
+pub mod zp;
+
 use std::path::PathBuf;
 use zeropty::cast::Cast;
 use zeropty::term::Terminal;

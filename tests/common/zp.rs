@@ -1,0 +1,83 @@
+//! A private zeropty server namespace for integration tests: the real binary run with its own
+//! `ZEROPTY_TMPDIR`, so tests never meet each other's servers; the server is killed and the
+//! directory removed when the namespace is dropped.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+pub struct Zp {
+    pub dir: PathBuf,
+    shell: Option<&'static str>,
+}
+
+impl Zp {
+    /// A fresh namespace; `name` tells tests of one binary apart.
+    pub fn new(name: &str) -> Zp {
+        let dir = std::env::temp_dir().join(format!("zp-test-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Zp { dir, shell: None }
+    }
+
+    /// Sessions of this namespace run `shell` rather than the caller's `$SHELL`.
+    pub fn with_shell(mut self, shell: &'static str) -> Zp {
+        self.shell = Some(shell);
+        self
+    }
+
+    /// Runs `zeropty ARGS` against this namespace's server.
+    pub fn cmd(&self, args: &[&str]) -> Output {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_zeropty"));
+        command
+            .args(args)
+            .env("ZEROPTY_TMPDIR", &self.dir)
+            .env_remove("ZEROPTY_PANE")
+            .current_dir(&self.dir);
+        if let Some(shell) = self.shell {
+            command.env("SHELL", shell);
+        }
+        command.output().unwrap()
+    }
+
+    /// Runs `zeropty ARGS`, which must succeed, and returns its standard output.
+    pub fn ok(&self, args: &[&str]) -> String {
+        let o = self.cmd(args);
+        assert!(
+            o.status.success(),
+            "zeropty {args:?} failed: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        String::from_utf8(o.stdout).unwrap()
+    }
+
+    /// `capture-pane -p` of `target`.
+    pub fn screen(&self, target: &str) -> String {
+        self.ok(&["capture-pane", "-p", "-t", target])
+    }
+
+    /// Waits until `capture-pane -p` of `target` satisfies `f`.
+    pub fn wait_screen(&self, target: &str, f: impl Fn(&str) -> bool) -> String {
+        wait_for(|| self.screen(target), f)
+    }
+}
+
+impl Drop for Zp {
+    fn drop(&mut self) {
+        let _ = self.cmd(&["kill-server"]);
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Polls `get` until `f` accepts what it returns (ten seconds at most).
+pub fn wait_for(get: impl Fn() -> String, f: impl Fn(&str) -> bool) -> String {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let s = get();
+        if f(&s) {
+            return s;
+        }
+        assert!(Instant::now() < deadline, "never matched:\n{s}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
