@@ -11,6 +11,7 @@ struct Mux {
     bin: PathBuf,
     label: String,
     tmpdir: PathBuf,
+    shell: String,
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -21,11 +22,17 @@ struct Step {
 }
 
 impl Mux {
-    fn new(bin: PathBuf, label: String, side: &str) -> Mux {
+    fn new(bin: PathBuf, label: String, side: &str, shell: &str) -> Mux {
         let tmpdir = std::env::temp_dir().join(format!("zpref-{side}{label}"));
         let _ = std::fs::remove_dir_all(&tmpdir);
         std::fs::create_dir_all(&tmpdir).unwrap();
-        Mux { bin, label, tmpdir }
+        let shell = shell.to_string();
+        Mux {
+            bin,
+            label,
+            tmpdir,
+            shell,
+        }
     }
 
     fn run(&self, args: &[&str]) -> Step {
@@ -42,7 +49,7 @@ impl Mux {
             .env("ZEROPTY_TMPDIR", &self.tmpdir)
             .env_remove("TMUX")
             .env_remove("ZEROPTY_PANE")
-            .env("SHELL", "/bin/sh")
+            .env("SHELL", &self.shell)
             .current_dir(&self.tmpdir)
             .output()
             .unwrap();
@@ -86,12 +93,19 @@ fn tmux() -> PathBuf {
     PathBuf::from(path)
 }
 
-/// Runs `script` against both; `None` steps are pauses (programs settle).
+/// Runs `script` against both, started with `SHELL=/bin/sh`; `None` steps are pauses
+/// (programs settle).
 fn compare(name: &str, script: &[Option<&[&str]>]) {
+    compare_with_shell(name, "/bin/sh", script);
+}
+
+/// [`compare`] with the servers started with `SHELL=shell`.
+fn compare_with_shell(name: &str, shell: &str, script: &[Option<&[&str]>]) {
     let pid = std::process::id();
     let label = format!("{name}{pid}");
-    let t = Mux::new(tmux(), label.clone(), "t");
-    let z = Mux::new(PathBuf::from(env!("CARGO_BIN_EXE_zeropty")), label, "z");
+    let t = Mux::new(tmux(), label.clone(), "t", shell);
+    let zeropty = PathBuf::from(env!("CARGO_BIN_EXE_zeropty"));
+    let z = Mux::new(zeropty, label, "z", shell);
     let mut diffs = Vec::new();
     for (i, step) in script.iter().enumerate() {
         match step {
@@ -954,6 +968,7 @@ fn multi_pane_commands_are_refused() {
         PathBuf::from(env!("CARGO_BIN_EXE_zeropty")),
         format!("wsplit{}", std::process::id()),
         "z",
+        "/bin/sh",
     );
     assert_eq!(
         z.run(&["new-session", "-d", "-s", "m", "cat"]).code,
@@ -1065,7 +1080,7 @@ fn wait_for_blocks_until_signalled() {
         (tmux(), "t"),
         (PathBuf::from(env!("CARGO_BIN_EXE_zeropty")), "z"),
     ] {
-        let m = Mux::new(bin, format!("wblock{pid}"), side);
+        let m = Mux::new(bin, format!("wblock{pid}"), side, "/bin/sh");
         assert_eq!(
             m.run(&["new-session", "-d", "-s", "work", "cat"]).code,
             Some(0)
@@ -1127,6 +1142,27 @@ fn wait_for_blocks_until_signalled() {
 }
 
 // ---- options, environment, hooks, run-shell, if-shell, respawn-pane ----
+
+#[test]
+fn the_shell_is_chosen_as_tmux_chooses_it() {
+    // A SHELL that names no program gives way to the login shell; default-shell takes only a
+    // usable shell; /bin/sh (dash) keeps itself in front of its command, unlike bash.
+    compare_with_shell(
+        "shell",
+        "/nonexistent/zsh",
+        &[
+            Some(&["new-session", "-d", "-s", "a", "sleep 100"]),
+            Some(&["show-options", "-g", "default-shell"]),
+            Some(&["set-option", "-g", "default-shell", "/nonexistent"]),
+            Some(&["set-option", "-g", "default-shell", "/etc/passwd"]),
+            Some(&["set-option", "-g", "default-shell", "sh"]),
+            Some(&["set-option", "-g", "default-shell", "/bin/sh"]),
+            Some(&["new-window", "-d", "-t", "a", "sleep 100"]),
+            None,
+            Some(&["list-windows", "-t", "a", "-F", "#{pane_current_command}"]),
+        ],
+    );
+}
 
 #[test]
 fn options_set_show_and_their_errors() {
@@ -1652,6 +1688,7 @@ fn remain_on_exit_shows_how_programs_ended() {
         PathBuf::from(env!("CARGO_BIN_EXE_zeropty")),
         format!("rem{}", std::process::id()),
         "z",
+        "/bin/sh",
     );
     let ok = |args: &[&str], out: &str| {
         let step = z.run(args);

@@ -46,7 +46,7 @@ fn sessions_start_list_and_end() {
         "100",
         "-y",
         "30",
-        "sleep 100",
+        "exec sleep 100",
     ]);
     zp.ok(&["has-session", "-t", "=work"]);
     let o = zp.cmd(&["has-session", "-t", "nope"]);

@@ -132,10 +132,7 @@ pub fn main(argv0: &str, argv: &[String]) -> i32 {
 }
 
 fn run_shell_command(cmd: &str) -> i32 {
-    let shell = std::env::var("SHELL")
-        .ok()
-        .filter(|s| s.starts_with('/'))
-        .unwrap_or_else(|| "/bin/sh".into());
+    let shell = crate::sys::process::user_shell(std::env::var("SHELL").ok().as_deref());
     match std::process::Command::new(shell)
         .arg("-c")
         .arg(cmd)

@@ -151,13 +151,14 @@ impl Engine {
     ) -> Engine {
         let host_name = host.host_name();
         let started = host.wall_time();
+        let shell = host.user_shell(environ.get("SHELL").map(String::as_str));
         Engine {
             host,
             sessions: Vec::new(),
             next_session: 0,
             next_window: 0,
             next_pane: 0,
-            options: options::Options::new(&environ),
+            options: options::Options::new(&environ, &shell),
             environ,
             environ_hidden: BTreeSet::new(),
             environ_cleared: BTreeSet::new(),
@@ -492,6 +493,17 @@ impl Engine {
         self.panes_by_io.insert(io, pane_id);
     }
 
+    /// The shell a session's new programs run under: `default-shell` when it is a usable
+    /// shell, else /bin/sh, as tmux decides at each spawn.
+    pub fn session_shell(&self, session: &Session) -> String {
+        let shell = self.options.session_string(session, "default-shell");
+        if self.host.is_shell(&shell) {
+            shell
+        } else {
+            "/bin/sh".into()
+        }
+    }
+
     /// The environment a new pane's program gets: the global environment, the session's
     /// changes, `-e` values, PATH from the client, and zeropty's own variables.
     pub fn pane_environment(
@@ -525,10 +537,7 @@ impl Engine {
         env.entry("PATH".into())
             .or_insert_with(|| "/usr/bin:/bin".into());
         env.insert("TERM".into(), self.options.string("default-terminal"));
-        env.insert(
-            "SHELL".into(),
-            self.options.session_string(session, "default-shell"),
-        );
+        env.insert("SHELL".into(), self.session_shell(session));
         // zeropty's sessions are not tmux's: programs see ZEROPTY, and TMUX is not passed on
         // from the environment the server started in.
         env.remove("TMUX");

@@ -292,18 +292,17 @@ pub struct Options {
 }
 
 impl Options {
-    /// Defaults, with what tmux takes from its environment at start: `default-shell` from
-    /// `SHELL` (when it is an absolute path), `editor` from `VISUAL` or `EDITOR` (and vi or
-    /// emacs keys from its name).
-    pub fn new(environ: &BTreeMap<String, String>) -> Options {
+    /// Defaults, with what tmux takes from its environment at start: `default-shell` is
+    /// `shell` (the host's choice from `SHELL`), `editor` from `VISUAL` or `EDITOR` (and vi
+    /// or emacs keys from its name).
+    pub fn new(environ: &BTreeMap<String, String>, shell: &str) -> Options {
         let mut o = Options {
             server: OptionSet::defaults(SERVER),
             session: OptionSet::defaults(SESSION),
             window: OptionSet::defaults(WINDOW),
         };
-        if let Some(shell) = environ.get("SHELL").filter(|s| s.starts_with('/')) {
-            o.session.set("default-shell", Value::One(shell.clone()));
-        }
+        o.session
+            .set("default-shell", Value::One(shell.to_string()));
         if let Some(editor) = environ.get("VISUAL").or_else(|| environ.get("EDITOR")) {
             o.server.set("editor", Value::One(editor.clone()));
             // An editor whose name has "vi" in it makes the key tables vi's, as in tmux.
@@ -492,9 +491,13 @@ pub fn parse_value(
 }
 
 /// The checks tmux makes on a string option's new value: a suitable shell for
-/// `default-shell`, the option's pattern, a valid style.
-pub fn check_string(def: &OptionDef, value: &str) -> Result<(), String> {
-    if def.name == "default-shell" && !value.starts_with('/') {
+/// `default-shell` (`is_shell` asks the host), the option's pattern, a valid style.
+pub fn check_string(
+    def: &OptionDef,
+    value: &str,
+    is_shell: impl Fn(&str) -> bool,
+) -> Result<(), String> {
+    if def.name == "default-shell" && !is_shell(value) {
         return Err(format!("not a suitable shell: {value}"));
     }
     if let Some(p) = def.pattern {

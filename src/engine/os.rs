@@ -115,6 +115,12 @@ pub trait Programs {
     fn process_cwd(&self, pid: i32) -> Option<String>;
     /// argv[0] of a process.
     fn process_name(&self, pid: i32) -> Option<String>;
+    /// Whether `path` can be a session's shell (tmux's checkshell: absolute, executable, not
+    /// zeropty itself).
+    fn is_shell(&self, path: &str) -> bool;
+    /// The shell the server starts with (tmux's getshell): `shell_variable` (`SHELL`) when it
+    /// is a shell, else the user's login shell when that is, else /bin/sh.
+    fn user_shell(&self, shell_variable: Option<&str>) -> String;
     fn host_name(&self) -> String;
     /// Reads a file for `source-file` and `-f`.
     fn read_file(&self, path: &str) -> io::Result<Vec<u8>>;

@@ -340,6 +340,14 @@ impl Programs for HostOs {
         process::command_name(pid)
     }
 
+    fn is_shell(&self, path: &str) -> bool {
+        process::is_shell(path)
+    }
+
+    fn user_shell(&self, shell_variable: Option<&str>) -> String {
+        process::user_shell(shell_variable)
+    }
+
     fn host_name(&self) -> String {
         process::host_name()
     }

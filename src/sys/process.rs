@@ -243,6 +243,54 @@ pub fn command_name(pid: i32) -> Option<String> {
     Some(String::from_utf8_lossy(first).into_owned())
 }
 
+/// Whether `path` can be a session's shell, as tmux's checkshell decides: an absolute path
+/// to something executable that is not this program itself (a shell of `zeropty` would start
+/// sessions that start sessions).
+pub fn is_shell(path: &str) -> bool {
+    if !path.starts_with('/') || basename(path) == "zeropty" {
+        return false;
+    }
+    let Ok(c) = CString::new(path) else {
+        return false;
+    };
+    // SAFETY: c is a valid C string.
+    unsafe { libc::access(c.as_ptr(), libc::X_OK) == 0 }
+}
+
+/// The user's login shell from the password database.
+pub fn login_shell() -> Option<String> {
+    // SAFETY: passwd is plain data; all zeros is a valid (empty) value.
+    let mut pwd: libc::passwd = unsafe { std::mem::zeroed() };
+    let mut buf = vec![0 as libc::c_char; 4096];
+    let mut found: *mut libc::passwd = std::ptr::null_mut();
+    // SAFETY: every pointer is valid for the call; the strings land in buf.
+    let rc = unsafe {
+        libc::getpwuid_r(
+            libc::getuid(),
+            &mut pwd,
+            buf.as_mut_ptr(),
+            buf.len(),
+            &mut found,
+        )
+    };
+    if rc != 0 || found.is_null() || pwd.pw_shell.is_null() {
+        return None;
+    }
+    // SAFETY: pw_shell points into buf, NUL-terminated by getpwuid_r.
+    let shell = unsafe { std::ffi::CStr::from_ptr(pwd.pw_shell) };
+    Some(shell.to_string_lossy().into_owned())
+}
+
+/// The shell tmux would choose (its getshell): `SHELL` when it is a usable shell, else the
+/// login shell when that is, else /bin/sh.
+pub fn user_shell(shell_variable: Option<&str>) -> String {
+    shell_variable
+        .map(str::to_string)
+        .filter(|s| is_shell(s))
+        .or_else(|| login_shell().filter(|s| is_shell(s)))
+        .unwrap_or_else(|| "/bin/sh".into())
+}
+
 /// The machine's host name.
 pub fn host_name() -> String {
     let mut buf = [0u8; 256];

@@ -386,7 +386,7 @@ fn set_common(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args, entry: Entry) -> R
                     }
                     _ => value,
                 };
-                options::check_string(def, &new)?;
+                options::check_string(def, &new, |shell| e.host.is_shell(shell))?;
                 new
             }
             _ => {

@@ -194,7 +194,7 @@ fn spawn_window_with(
     let termios = Termios::pane_default();
     let req = SpawnRequest {
         argv: argv.clone(),
-        shell: e.options.session_string(session, "default-shell"),
+        shell: e.session_shell(session),
         cwd: w.cwd.clone(),
         env,
         cols: w.cols as u16,
@@ -222,7 +222,7 @@ fn spawn_window_with(
     e.track(io, pane_id);
     let automatic = w.name.is_none();
     let name = w.name.unwrap_or_else(|| {
-        let shell = e.options.session_string(session, "default-shell");
+        let shell = e.session_shell(session);
         window_name_from(argv.first().map_or(shell.as_str(), |c| c.as_str()))
     });
     Ok(Window {

@@ -226,7 +226,7 @@ fn respawn_pane(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), St
     let termios = Termios::pane_default();
     let req = SpawnRequest {
         argv: argv.clone(),
-        shell: e.options.session_string(session, "default-shell"),
+        shell: e.session_shell(session),
         cwd: cwd.clone(),
         env,
         cols: cols as u16,
