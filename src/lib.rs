@@ -6,6 +6,7 @@
 
 pub mod cast;
 pub mod cli;
+pub mod docs;
 pub mod engine;
 pub mod protocol;
 pub mod server;
