@@ -13,6 +13,21 @@
 //! A command that must wait (`wait-for CHANNEL`) is answered when it completes; the requests
 //! after it on the same connection are answered after it, still in order.
 //!
+//! # Clients that stay connected
+//!
+//! The shell helpers (the bash builtin and the zsh function) keep one connection across many
+//! commands and ask for three things in their requests:
+//!
+//! - `env` may be left out: the request then runs with the `env` that connection sent last
+//!   (an empty one if it never sent any), so an unchanged environment crosses once.
+//! - `"reply":"raw"`: the reply is the line `{"code":N,"out_bytes":A,"err_bytes":B}` followed
+//!   by exactly A bytes of standard output and B bytes of standard error, as they are. A shell
+//!   reads that without decoding anything, whatever the bytes.
+//! - `"refuse_attach":true`: the client has a terminal but cannot attach. If a command of the
+//!   request would attach (attach-session, new-session without `-d`), nothing runs and the
+//!   reply carries `"must_attach":true` (code 0, no output): the client runs the program
+//!   instead, which attaches.
+//!
 //! # Attaching
 //!
 //! A client with a terminal (`zeropty attach`, `zeropty new-session` without `-d`) sends an
@@ -57,9 +72,15 @@ pub const MAX_LINE: usize = 64 << 20;
 pub struct WireRequest {
     pub argv: Vec<Vec<u8>>,
     pub cwd: Option<String>,
-    pub env: BTreeMap<String, String>,
+    /// `None` when the request left `env` out (the connection's last one applies).
+    pub env: Option<BTreeMap<String, String>>,
     /// The client's terminal, when it has one and wants to attach.
     pub terminal: Option<ClientTerminal>,
+    /// `"reply":"raw"`: answer with [`raw_reply`].
+    pub raw_reply: bool,
+    /// `"refuse_attach":true`: answer [`must_attach_reply`] rather than run a command that
+    /// attaches.
+    pub refuse_attach: bool,
 }
 
 /// The terminal an attaching client brings (the `terminal` field of a request).
@@ -96,28 +117,46 @@ pub fn parse_request(line: &[u8]) -> Result<WireRequest, String> {
         Some(Value::String(s)) => Some(s.clone()),
         Some(_) => return Err("invalid request: cwd must be a string".into()),
     };
-    let mut env = BTreeMap::new();
-    if let Some(e) = obj.get("env") {
-        let e = e
-            .as_object()
-            .ok_or("invalid request: env must be an object")?;
-        for (k, v) in e {
-            let v = v
-                .as_str()
-                .ok_or("invalid request: env values must be strings")?;
-            env.insert(k.clone(), v.to_string());
-        }
-    }
+    let env = match obj.get("env") {
+        None | Some(Value::Null) => None,
+        Some(e) => Some(parse_env(e)?),
+    };
     let terminal = match obj.get("terminal") {
         None | Some(Value::Null) => None,
         Some(t) => Some(parse_terminal(t)?),
+    };
+    let raw_reply = match obj.get("reply") {
+        None | Some(Value::Null) => false,
+        Some(Value::String(s)) if s == "raw" => true,
+        Some(Value::String(s)) if s == "json" => false,
+        Some(_) => return Err("invalid request: reply must be \"raw\" or \"json\"".into()),
+    };
+    let refuse_attach = match obj.get("refuse_attach") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err("invalid request: refuse_attach must be true or false".into()),
     };
     Ok(WireRequest {
         argv,
         cwd,
         env,
         terminal,
+        raw_reply,
+        refuse_attach,
     })
+}
+
+fn parse_env(v: &Value) -> Result<BTreeMap<String, String>, String> {
+    let e = v
+        .as_object()
+        .ok_or("invalid request: env must be an object")?;
+    e.iter()
+        .map(|(k, v)| {
+            v.as_str()
+                .map(|v| (k.clone(), v.to_string()))
+                .ok_or_else(|| "invalid request: env values must be strings".to_string())
+        })
+        .collect()
 }
 
 fn parse_terminal(v: &Value) -> Result<ClientTerminal, String> {
@@ -208,6 +247,29 @@ pub fn reply_line(code: i32, out: &[u8], err: &[u8]) -> Vec<u8> {
     let mut line = serde_json::to_vec(&Value::Object(obj)).unwrap_or_default();
     line.push(b'\n');
     line
+}
+
+/// Formats a raw reply: the head line, then standard output and standard error as they are.
+pub fn raw_reply(code: i32, out: &[u8], err: &[u8]) -> Vec<u8> {
+    let head = format!(
+        "{{\"code\":{code},\"out_bytes\":{},\"err_bytes\":{}}}\n",
+        out.len(),
+        err.len()
+    );
+    let mut reply = Vec::with_capacity(head.len() + out.len() + err.len());
+    reply.extend_from_slice(head.as_bytes());
+    reply.extend_from_slice(out);
+    reply.extend_from_slice(err);
+    reply
+}
+
+/// The reply to a `refuse_attach` request whose commands would attach: nothing ran.
+pub fn must_attach_reply(raw: bool) -> Vec<u8> {
+    if raw {
+        b"{\"code\":0,\"must_attach\":true,\"out_bytes\":0,\"err_bytes\":0}\n".to_vec()
+    } else {
+        b"{\"code\":0,\"must_attach\":true,\"out\":\"\",\"err\":\"\"}\n".to_vec()
+    }
 }
 
 /// Formats the reply line after which the connection carries frames (with its newline).
@@ -320,7 +382,7 @@ mod tests {
     fn requests_accept_plain_and_b64_argv() {
         let r = parse_request(br#"{"argv":["ls"],"cwd":"/","env":{"A":"1"}}"#).unwrap();
         assert_eq!(r.argv, vec![b"ls".to_vec()]);
-        assert_eq!(r.env.get("A").map(String::as_str), Some("1"));
+        assert_eq!(r.env.unwrap().get("A").map(String::as_str), Some("1"));
         let r = parse_request(br#"{"argv_b64":["/w=="]}"#).unwrap();
         assert_eq!(r.argv, vec![vec![0xff]]);
         assert!(parse_request(b"garbage").is_err());

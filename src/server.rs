@@ -18,8 +18,9 @@
 //! malformed line gets an error reply and changes nothing; a client that disconnects mid-way
 //! loses only its own replies; a slow client never blocks the loop (replies are buffered).
 
+use crate::engine::commands;
 use crate::engine::os::IoEvent;
-use crate::engine::{Engine, Request};
+use crate::engine::{Engine, Reply, Request};
 use crate::protocol;
 use crate::sys::fd;
 use crate::sys::host_os::{HostOs, TOKEN_EXIT, TOKEN_KIND, TOKEN_PIPE, TOKEN_TERMINAL};
@@ -55,6 +56,10 @@ struct Client {
     /// The descriptor is in the epoll set (a closed client that still waits for a reply is
     /// taken out, so its hangup is not reported over and over).
     registered: bool,
+    /// The environment this connection sent last (requests may leave it out).
+    env: BTreeMap<String, String>,
+    /// The request being answered asked for a raw reply.
+    raw_reply: bool,
 }
 
 impl Client {
@@ -67,6 +72,8 @@ impl Client {
             attached: false,
             waiting: false,
             registered: true,
+            env: BTreeMap::new(),
+            raw_reply: false,
         }
     }
 }
@@ -401,6 +408,11 @@ impl Server {
                 ))
             }
         };
+        let c = self.clients.get_mut(&id)?;
+        if let Some(env) = wire.env {
+            c.env = env;
+        }
+        c.raw_reply = wire.raw_reply;
         let req = Request {
             argv: wire
                 .argv
@@ -408,15 +420,18 @@ impl Server {
                 .map(|a| protocol::bytes_to_arg(a))
                 .collect(),
             cwd: wire.cwd.unwrap_or_else(|| "/".into()),
-            env: wire.env,
+            env: c.env.clone(),
             client: Some(id),
             terminal: wire.terminal,
         };
+        if wire.refuse_attach && commands::attaches(&req.argv) {
+            return Some(protocol::must_attach_reply(wire.raw_reply));
+        }
         let reply = self.engine.submit(&req)?;
         Some(if self.engine.clients.is_attached(id) {
             protocol::attached_reply_line(reply.code, &reply.out, &reply.err)
         } else {
-            protocol::reply_line(reply.code, &reply.out, &reply.err)
+            encode_reply(wire.raw_reply, &reply)
         })
     }
 
@@ -430,7 +445,7 @@ impl Server {
                 continue;
             }
             c.outbuf
-                .extend_from_slice(&protocol::reply_line(reply.code, &reply.out, &reply.err));
+                .extend_from_slice(&encode_reply(c.raw_reply, &reply));
             c.waiting = false;
             self.process_input(id);
             self.client_write(id);
@@ -531,5 +546,14 @@ impl Server {
             let _ = fd::write_all(c.fd.as_raw_fd(), &c.outbuf);
             c.outbuf.clear();
         }
+    }
+}
+
+/// A reply as the request asked for it: one JSON line, or raw (see `protocol`).
+fn encode_reply(raw: bool, reply: &Reply) -> Vec<u8> {
+    if raw {
+        protocol::raw_reply(reply.code, &reply.out, &reply.err)
+    } else {
+        protocol::reply_line(reply.code, &reply.out, &reply.err)
     }
 }

@@ -145,6 +145,61 @@ fn json_protocol_answers_in_order() {
 }
 
 #[test]
+fn connections_keep_their_environment_and_may_ask_for_raw_replies() {
+    let zp = Zp::new("raw");
+    zp.ok(&["new-session", "-d", "-s", "r", "cat"]);
+    let sock = zp
+        .dir
+        .join(format!("zeropty-{}", unsafe_uid()))
+        .join("default");
+    use std::io::{BufRead, BufReader, Read, Write};
+    let mut s = std::os::unix::net::UnixStream::connect(&sock).unwrap();
+    let mut r = BufReader::new(s.try_clone().unwrap());
+    let mut ask = |line: &str| -> (String, Vec<u8>) {
+        s.write_all(line.as_bytes()).unwrap();
+        let mut head = String::new();
+        r.read_line(&mut head).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&head).unwrap();
+        let n = v["out_bytes"].as_u64().unwrap_or(0) + v["err_bytes"].as_u64().unwrap_or(0);
+        let mut body = vec![0; n as usize];
+        r.read_exact(&mut body).unwrap();
+        (head, body)
+    };
+    // Output that is not UTF-8 (and a newline) crosses as it is, counted in bytes.
+    let (head, body) = ask("{\"argv_b64\":[\"c2V0LWJ1ZmZlcg==\",\"/w==\"],\"reply\":\"raw\"}\n");
+    assert_eq!(head, "{\"code\":0,\"out_bytes\":0,\"err_bytes\":0}\n");
+    assert!(body.is_empty());
+    let (head, body) = ask("{\"argv\":[\"show-buffer\"],\"reply\":\"raw\"}\n");
+    assert_eq!(head, "{\"code\":0,\"out_bytes\":1,\"err_bytes\":0}\n");
+    assert_eq!(body, b"\xff");
+    let (head, body) = ask("{\"argv\":[\"has-session\",\"-t\",\"zz\"],\"reply\":\"raw\"}\n");
+    assert_eq!(head, "{\"code\":1,\"out_bytes\":0,\"err_bytes\":23}\n");
+    assert_eq!(body, b"can't find session: zz\n");
+    // The environment sent once serves the requests that leave it out: ZEROPTY_PANE makes
+    // r's pane the default target, where it would otherwise be the newer q's.
+    zp.ok(&["new-session", "-d", "-s", "q", "cat"]);
+    let pane = "{\"argv\":[\"display-message\",\"-p\",\"#{pane_id}\"],\"reply\":\"raw\"}\n";
+    assert_eq!(ask(pane).1, b"%1\n");
+    ask("{\"argv\":[\"has-session\"],\"env\":{\"ZEROPTY_PANE\":\"%0\"},\"reply\":\"raw\"}\n");
+    assert_eq!(
+        ask(pane).1,
+        b"%0\n",
+        "the remembered ZEROPTY_PANE picks the pane"
+    );
+    // A client that cannot attach is told to, and nothing runs.
+    let (head, _) =
+        ask("{\"argv\":[\"new-session\",\"-s\",\"x\"],\"refuse_attach\":true,\"reply\":\"raw\"}\n");
+    assert_eq!(
+        head,
+        "{\"code\":0,\"must_attach\":true,\"out_bytes\":0,\"err_bytes\":0}\n"
+    );
+    let (head, _) =
+        ask("{\"argv\":[\"new-session\",\"-d\",\"-s\",\"y\"],\"refuse_attach\":true}\n");
+    assert_eq!(head, "{\"code\":0,\"err\":\"\",\"out\":\"\"}\n");
+    assert_eq!(zp.ok(&["ls", "-F", "#{session_name}"]), "q\nr\ny\n");
+}
+
+#[test]
 fn a_flood_of_output_is_read_completely() {
     let zp = Zp::new("flood");
     // 100 MB as fast as the program can write, then its last line.

@@ -23,29 +23,6 @@ const ENTER: &[u8] = b"\x1b[?1049h\x1b[H\x1b[2J";
 /// alternate screen off (the shell's screen returns).
 const LEAVE: &[u8] = b"\x1b[?1l\x1b>\x1b[?2004l\x1b[?1004l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1005l\x1b[?1006l\x1b[?7h\x1b[0m\x0f\x1b[?25h\x1b[?1049l";
 
-/// Whether the command line would attach (and so needs the terminal): attach-session, or
-/// new-session without -d (or with -A, which attaches to an existing session).
-pub fn wants_terminal(args: &[String]) -> bool {
-    use crate::engine::cmdline::{parse_args, split_argv, ArgSpec};
-    use crate::engine::commands;
-    split_argv(args).iter().any(|cmd| {
-        let Some(def) = cmd.first().and_then(|n| commands::find(n).ok()) else {
-            return false;
-        };
-        let spec = ArgSpec {
-            flags: def.flags,
-            min: def.min,
-            max: def.max,
-            commands: None,
-        };
-        match def.name {
-            "attach-session" => true,
-            "new-session" => parse_args(&spec, &cmd[1..]).is_ok_and(|a| !a.has('d') || a.has('A')),
-            _ => false,
-        }
-    })
-}
-
 /// Whether standard input is a terminal a client can attach with.
 pub fn have_terminal() -> bool {
     tty::is_terminal(STDIN)

@@ -1,5 +1,6 @@
 //! The `zeropty` program's command line: tmux's global flags, then a command sent to the
-//! server (started first when the command needs one, as tmux does), or `serve`, or `-V`.
+//! server (started first when the command needs one, as tmux does), or `serve`, `help` or
+//! `-V`.
 //!
 //! Output and exit status follow tmux: the command's output on stdout, errors on stderr, exit
 //! status 1 on error; with no server, `no server running on PATH` or
@@ -117,8 +118,10 @@ pub fn main(argv0: &str, argv: &[String]) -> i32 {
         }
         return 0;
     }
-    if g.args.first().map(String::as_str) == Some("serve") {
-        return serve_command(&g);
+    match g.args.first().map(String::as_str) {
+        Some("serve") => return serve_command(&g),
+        Some("help") => return help_command(&g.args[1..]),
+        _ => {}
     }
     if let Some(cmd) = &g.shell_command {
         return run_shell_command(cmd);
@@ -141,6 +144,30 @@ fn run_shell_command(cmd: &str) -> i32 {
         Ok(s) => s.code().unwrap_or(1),
         Err(_) => 1,
     }
+}
+
+/// `zeropty help`: the usage and every command's synopsis; `zeropty help COMMAND`: that
+/// command's (found by name, alias or unique prefix, as the server finds it).
+fn help_command(words: &[String]) -> i32 {
+    let mut out = String::new();
+    match words.first() {
+        None => {
+            out.push_str(USAGE);
+            out.push_str("\n\ncommands:\n");
+            for c in commands::all() {
+                out.push_str(&format!("  {}\n", c.synopsis()));
+            }
+        }
+        Some(name) => match commands::find(name) {
+            Ok(c) => out.push_str(&format!("usage: {}\n", c.synopsis())),
+            Err(e) => {
+                eprintln!("zeropty: {e}");
+                return 1;
+            }
+        },
+    }
+    let _ = std::io::stdout().write_all(out.as_bytes());
+    0
 }
 
 fn serve_command(g: &Global) -> i32 {
@@ -213,12 +240,20 @@ fn client(g: &Global, args: &[String]) -> i32 {
     let cwd = std::env::current_dir()
         .map(|p| p.to_string_lossy().into_owned())
         .unwrap_or_else(|_| "/".into());
-    let env: BTreeMap<String, String> = std::env::vars().collect();
+    // A variable that is not UTF-8 crosses as best it can rather than failing the command.
+    let env: BTreeMap<String, String> = std::env::vars_os()
+        .map(|(k, v)| {
+            (
+                k.to_string_lossy().into_owned(),
+                v.to_string_lossy().into_owned(),
+            )
+        })
+        .collect();
     // Arguments carry bytes that are not UTF-8 escaped (see protocol::bytes_to_arg).
     let argv: Vec<Vec<u8>> = args.iter().map(|a| protocol::arg_to_bytes(a)).collect();
     // A command that attaches takes over the terminal, if there is one; without one the
     // request goes as usual and the server answers as tmux does (`not a terminal`).
-    if attach::wants_terminal(args) && attach::have_terminal() {
+    if commands::attaches(args) && attach::have_terminal() {
         return attach::run(conn, &argv, &cwd, &env);
     }
     let line = protocol::request_line(&argv, &cwd, &env);

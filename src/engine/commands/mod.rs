@@ -45,6 +45,16 @@ pub struct CommandDef {
     pub run: Handler,
 }
 
+impl CommandDef {
+    /// `name (alias) usage`, as `list-commands` prints it.
+    pub fn synopsis(&self) -> String {
+        match self.alias {
+            Some(alias) => format!("{} ({alias}) {}", self.name, self.usage),
+            None => format!("{} {}", self.name, self.usage),
+        }
+    }
+}
+
 #[macro_export]
 #[doc(hidden)]
 macro_rules! command_def {
@@ -79,6 +89,28 @@ pub fn all() -> &'static [&'static CommandDef] {
             .collect();
         v.sort_by_key(|c| c.name);
         v
+    })
+}
+
+/// Whether a command line (commands separated by `;`) would attach a terminal:
+/// attach-session, or new-session without -d (or with -A, which attaches to an existing
+/// session). Clients decide by it whether they need their terminal.
+pub fn attaches(args: &[String]) -> bool {
+    super::cmdline::split_argv(args).iter().any(|cmd| {
+        let Some(def) = cmd.first().and_then(|n| find(n).ok()) else {
+            return false;
+        };
+        let spec = ArgSpec {
+            flags: def.flags,
+            min: def.min,
+            max: def.max,
+            commands: None,
+        };
+        match def.name {
+            "attach-session" => true,
+            "new-session" => parse_args(&spec, &cmd[1..]).is_ok_and(|a| !a.has('d') || a.has('A')),
+            _ => false,
+        }
     })
 }
 
