@@ -31,6 +31,7 @@ use std::io;
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
+use std::sync::Arc;
 
 const TOKEN_LISTENER: u64 = 3 << 56;
 const TOKEN_CLIENT: u64 = 4 << 56;
@@ -57,12 +58,27 @@ struct Client {
     /// taken out, so its hangup is not reported over and over).
     registered: bool,
     /// The environment this connection sent last (requests may leave it out).
-    env: BTreeMap<String, String>,
+    env: Arc<BTreeMap<String, String>>,
     /// The request being answered asked for a raw reply.
     raw_reply: bool,
+    /// A request of this connection has been answered.
+    answered: bool,
+    /// What the epoll set watches for now, so it is changed only when that changes (a
+    /// request and its reply then cost no epoll_ctl).
+    interest: u32,
 }
 
 impl Client {
+    /// A request connection between requests: it has been answered, and asks and is owed
+    /// nothing (a new connection has yet to send its first request).
+    fn is_idle(&self) -> bool {
+        self.answered
+            && !self.attached
+            && !self.waiting
+            && self.outbuf.is_empty()
+            && self.inbuf.is_empty()
+    }
+
     fn new(fd: OwnedFd) -> Client {
         Client {
             fd,
@@ -72,15 +88,19 @@ impl Client {
             attached: false,
             waiting: false,
             registered: true,
-            env: BTreeMap::new(),
+            env: Arc::default(),
             raw_reply: false,
+            interest: READABLE,
+            answered: false,
         }
     }
 }
 
 pub struct Server {
     epoll: Rc<Epoll>,
-    listener: OwnedFd,
+    /// `None` once the server has decided to exit: new connections are then refused at
+    /// once instead of waiting in the backlog for a server that will not answer.
+    listener: Option<OwnedFd>,
     engine: Engine,
     clients: HashMap<u64, Client>,
     next_client: u64,
@@ -137,7 +157,7 @@ pub fn serve(opts: ServeOptions) -> Result<(), String> {
     );
     let mut server = Server {
         epoll,
-        listener,
+        listener: Some(listener),
         engine,
         clients: HashMap::new(),
         next_client: 0,
@@ -188,7 +208,7 @@ impl Server {
         let req = Request {
             argv,
             cwd,
-            env: self.engine.environ.clone(),
+            env: Arc::new(self.engine.environ.clone()),
             ..Default::default()
         };
         let reply = self.engine.run_config(&req);
@@ -242,6 +262,7 @@ impl Server {
             }
             self.engine.tick();
             if self.engine.kill_requested() {
+                self.stop_listening();
                 self.flush_clients();
                 return Ok(());
             }
@@ -250,16 +271,28 @@ impl Server {
                 // As tmux: with nothing left, waiting clients are let go before the exit.
                 self.engine.flush_waits();
                 self.serve_clients();
-                if self.clients.is_empty() {
+                // Connections that only stay open between requests (the shell helpers keep
+                // one) do not keep an empty server alive: they find it gone and reconnect.
+                if self.clients.values().all(Client::is_idle) {
+                    self.stop_listening();
                     return Ok(());
                 }
             }
         }
     }
 
+    fn stop_listening(&mut self) {
+        if let Some(listener) = self.listener.take() {
+            self.epoll.remove(listener.as_raw_fd());
+        }
+    }
+
     fn accept(&mut self) {
         loop {
-            let fd = match socket::accept(self.listener.as_raw_fd()) {
+            let Some(listener) = &self.listener else {
+                return;
+            };
+            let fd = match socket::accept(listener.as_raw_fd()) {
                 Ok(Some(fd)) => fd,
                 Ok(None) | Err(_) => return,
             };
@@ -300,7 +333,14 @@ impl Server {
                     eof = true;
                     break;
                 }
-                Ok(n) => c.inbuf.extend_from_slice(&buf[..n]),
+                Ok(n) => {
+                    c.inbuf.extend_from_slice(&buf[..n]);
+                    // A short read took all there was; what comes later is reported again,
+                    // so the read that would only say EAGAIN is saved.
+                    if n < buf.len() {
+                        break;
+                    }
+                }
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
                 Err(_) => {
                     eof = true;
@@ -353,6 +393,7 @@ impl Server {
                     if let Some(c) = self.clients.get_mut(&id) {
                         c.outbuf.extend_from_slice(&reply);
                         c.attached = attached;
+                        c.answered = true;
                     }
                 }
                 None => {
@@ -410,7 +451,7 @@ impl Server {
         };
         let c = self.clients.get_mut(&id)?;
         if let Some(env) = wire.env {
-            c.env = env;
+            c.env = Arc::new(env);
         }
         c.raw_reply = wire.raw_reply;
         let req = Request {
@@ -447,6 +488,7 @@ impl Server {
             c.outbuf
                 .extend_from_slice(&encode_reply(c.raw_reply, &reply));
             c.waiting = false;
+            c.answered = true;
             self.process_input(id);
             self.client_write(id);
         }
@@ -513,14 +555,18 @@ impl Server {
                 self.engine.client_gone(id);
             }
         } else if c.registered {
-            let _ = self
-                .epoll
-                .modify(c.fd.as_raw_fd(), TOKEN_CLIENT | id, interest);
+            if c.interest != interest {
+                let _ = self
+                    .epoll
+                    .modify(c.fd.as_raw_fd(), TOKEN_CLIENT | id, interest);
+                c.interest = interest;
+            }
         } else {
             c.registered = self
                 .epoll
                 .add(c.fd.as_raw_fd(), TOKEN_CLIENT | id, interest)
                 .is_ok();
+            c.interest = interest;
         }
     }
 
@@ -530,7 +576,7 @@ impl Server {
         for id in self.engine.abandon_waits() {
             if let Some(c) = self.clients.get_mut(&id) {
                 c.outbuf
-                    .extend_from_slice(&protocol::reply_line(0, b"", b""));
+                    .extend_from_slice(&encode_reply(c.raw_reply, &Reply::default()));
             }
         }
         self.engine.end_all_clients();

@@ -835,7 +835,7 @@ impl Engine {
         let req = Request {
             argv: argv.iter().map(|s| s.to_string()).collect(),
             cwd,
-            env,
+            env: std::sync::Arc::new(env),
             client: Some(conn),
             terminal: None,
         };

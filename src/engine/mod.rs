@@ -31,6 +31,7 @@ use os::{Clock, IoEvent, IoId, Programs};
 use pane::Pane;
 use session::Session;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
 
 /// What the host gives the engine: programs and a clock.
 pub trait Host: Programs + Clock {}
@@ -43,8 +44,9 @@ pub struct Request {
     pub argv: Vec<String>,
     /// The client's working directory (new sessions start there; relative paths resolve there).
     pub cwd: String,
-    /// The client's environment (new sessions take PATH from it, as tmux does).
-    pub env: BTreeMap<String, String>,
+    /// The client's environment (new sessions take PATH from it, as tmux does). Shared, as
+    /// a connection's environment serves each of its requests unchanged.
+    pub env: Arc<BTreeMap<String, String>>,
     /// The connection the request came on, for commands that act on their client
     /// (attach-session, detach-client, wait-for); `None` when there is no such client.
     pub client: Option<u64>,
