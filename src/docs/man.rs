@@ -19,12 +19,13 @@ const PAGE_DATE: &str = "2026-11-30";
 /// The whole page.
 pub fn man_page() -> String {
     let mut page = Page::default();
+    // Names and flags must stay whole to be copied: groff's man macros read this register
+    // when the page starts, and would otherwise hyphenate them.
+    page.request(".nr HY 0");
     page.request(&format!(
         ".TH ZEROPTY 1 {PAGE_DATE} \"zeropty {}\" \"User Commands\"",
         env!("CARGO_PKG_VERSION")
     ));
-    // Names and flags must stay whole to be copied; hyphenating them would split them.
-    page.request(".nh");
     page.section("NAME");
     page.request(&roff(NAME));
     write_synopsis(&mut page);
@@ -666,22 +667,22 @@ const REFERENCE: &[ProseSection] = &[
     (
         "ENVIRONMENT",
         &[
-            "ZEROPTY_TMPDIR :: The directory in which the socket directory is made. Takes \
+            "`ZEROPTY_TMPDIR` :: The directory in which the socket directory is made. Takes \
              precedence over TMUX_TMPDIR.",
-            "TMUX_TMPDIR :: Used, as tmux uses it, when ZEROPTY_TMPDIR is unset or empty; \
+            "`TMUX_TMPDIR` :: Used, as tmux uses it, when ZEROPTY_TMPDIR is unset or empty; \
              without either, /tmp.",
-            "ZEROPTY :: Set in the environment of every program in a session to \
+            "`ZEROPTY` :: Set in the environment of every program in a session to \
              SOCKET,PID,SESSION: the server's socket path, its process id and the session's id \
              number. A `zeropty` command run inside a session talks to that server. (Programs do \
              not get TMUX, so tmux itself is not confused by them.)",
-            "ZEROPTY_PANE :: Set for every program to its pane's id, `%N`; commands run from the \
+            "`ZEROPTY_PANE` :: Set for every program to its pane's id, `%N`; commands run from the \
              pane take it as their current pane.",
-            "TERM :: Programs in a session get the value of the `default-terminal` option \
+            "`TERM` :: Programs in a session get the value of the `default-terminal` option \
              (tmux-256color by default). An attaching client sends its own TERM to the server.",
-            "SHELL :: The shell that runs commands and the default program of a window, when \
-             it is usable; otherwise the user's login shell, else /bin/sh. The \
-             `default-shell` option overrides it.",
-            "HOME :: The directory holding the configuration file, ~/.zeropty.conf.",
+            "`SHELL` :: The default of the `default-shell` option, the shell that starts \
+             windows' commands, when it is a usable shell; otherwise the user's login shell, \
+             else /bin/sh. Jobs of `run-shell`, `if-shell` and `pipe-pane` run with /bin/sh.",
+            "`HOME` :: The directory holding the configuration file, ~/.zeropty.conf.",
             "A new session's environment starts from the client's environment as the \
              `update-environment` option selects it, then the global environment \
              (`set-environment -g`), then `new-session -e`.",
@@ -690,17 +691,17 @@ const REFERENCE: &[ProseSection] = &[
     (
         "FILES",
         &[
-            "${ZEROPTY_TMPDIR:-${TMUX_TMPDIR:-/tmp}}/zeropty-UID/NAME :: The socket of the server \
+            "`${ZEROPTY_TMPDIR:-${TMUX_TMPDIR:-/tmp}}/zeropty-UID/NAME` :: The socket of the server \
              named NAME (`-L`; `default` without it). The directory zeropty-UID is created with \
              mode 0700, and a directory that is not owned by the user or that others may use is \
              refused.",
-            "zeropty-UID/zeropty-shim-HASH.so :: The terminal library the server preloads into \
+            "`zeropty-UID/zeropty-shim-HASH.so` :: The terminal library the server preloads into \
              the programs of socket-backed sessions, written by the server from a copy carried \
              inside the program and named by a hash of its contents, so an upgraded program \
              installs its own beside the old one.",
-            "zeropty-UID/.NAME.PID.state :: The state the library and the server share, one \
+            "`zeropty-UID/.NAME.PID.state` :: The state the library and the server share, one \
              file per running server.",
-            "~/.zeropty.conf :: Commands run by the server when it starts, one per line as \
+            "`~/.zeropty.conf` :: Commands run by the server when it starts, one per line as \
              `source-file` reads them (`-f` chooses another file).",
         ],
     ),
@@ -712,22 +713,22 @@ const REFERENCE: &[ProseSection] = &[
              order the requests came.",
             "> {\"argv\":[\"capture-pane\",\"-p\",\"-t\",\"=work:\"],\"cwd\":\"/home/me\",\"env\":{\"PATH\":\"/usr/bin\"}}",
             "> {\"code\":0,\"err\":\"\",\"out\":\"...screen...\\n\"}",
-            "argv :: The command and its arguments, as on the command line (several commands \
+            "`argv` :: The command and its arguments, as on the command line (several commands \
              separated by `;`). Arguments that are not UTF-8 are sent as `argv_b64` instead, \
              each element the base64 of one argument.",
-            "cwd :: The client's working directory: where new sessions start and where relative \
+            "`cwd` :: The client's working directory: where new sessions start and where relative \
              paths begin.",
-            "env :: The client's environment, used as tmux uses a client's (new sessions take \
+            "`env` :: The client's environment, used as tmux uses a client's (new sessions take \
              PATH and `update-environment` variables from it). It may be omitted: the server \
              then uses the environment the same connection sent last.",
-            "reply :: With `\"reply\":\"raw\"` the reply is a line \
+            "`reply` :: With `\"reply\":\"raw\"` the reply is a line \
              {\"code\":N,\"out_bytes\":A,\"err_bytes\":B} followed by exactly A bytes of standard \
              output and B bytes of standard error, raw, with no encoding.",
-            "refuse_attach :: With `\"refuse_attach\":true`, a request in which a command would \
+            "`refuse_attach` :: With `\"refuse_attach\":true`, a request in which a command would \
              attach a terminal (`attach-session`, `new-session` without `-d`) runs nothing and \
              is answered with `\"must_attach\":true`: the client should run the `zeropty` \
              program instead, which can attach.",
-            "terminal :: Sent by a client that has a terminal and may attach: its columns, rows, \
+            "`terminal` :: Sent by a client that has a terminal and may attach: its columns, rows, \
              TERM, device, process id and whether its locale is UTF-8.",
             "The reply holds the exit code, `code`, and the command's standard output and error, \
              `out` and `err`; either is sent as `out_b64` or `err_b64` exactly when its bytes are \
@@ -750,14 +751,14 @@ const REFERENCE: &[ProseSection] = &[
         &[
             "Starting the `zeropty` program costs more than the command it runs. Shells can send \
              commands over the socket themselves instead:",
-            "bash :: A loadable builtin: after `enable -f /usr/local/lib/bash/zeropty_bash.so \
+            "`bash` :: A loadable builtin: after `enable -f /usr/local/lib/bash/zeropty_bash.so \
              zeropty`, `zeropty ARGS` works as the program does, with the same output and exit \
              status, without starting a process. It keeps one connection per shell process and \
              connects again when the server has been replaced or when `-L`, `-S` or \
              ZEROPTY_TMPDIR change. For `attach-session`, `new-session` without `-d`, `serve`, \
              `help`, `-h`, `-V`, and when no server runs (to start one), it runs the `zeropty` \
              program found in PATH. `help zeropty` describes it.",
-            "zsh :: A function: `source /usr/local/share/zeropty/zeropty.zsh` defines `zeropty`, \
+            "`zsh` :: A function: `source /usr/local/share/zeropty/zeropty.zsh` defines `zeropty`, \
              which talks to the server through the zsh/net/socket module with the same \
              behaviour.",
             "Completions :: For bash in \
@@ -831,7 +832,7 @@ const ACTED_ON: &[(&str, &str)] = &[
     ),
     (
         "default-shell",
-        "Used: the shell that runs commands; only a usable shell is taken.",
+        "Used: the shell that starts windows' commands; only a usable shell is taken.",
     ),
     ("default-size", "Used: the size of new detached sessions."),
     (
@@ -1362,8 +1363,8 @@ const COMMAND_DOCS: &[CommandDoc] = &[
             ),
             (
                 't',
-                "Make the new session part of the same group as this session, as tmux does; \
-                   accepted.",
+                "In tmux, put the new session in the same group as this one. There are no \
+                 session groups here: accepted and ignored.",
             ),
             (
                 'X',
@@ -1606,14 +1607,15 @@ const COMMAND_DOCS: &[CommandDoc] = &[
             ),
             (
                 'M',
-                "Send a mouse event; a request carries none, so this fails.",
+                "Send the mouse event the command was bound to; requests carry none.",
             ),
             ('N', "Send the keys this many times."),
             ('R', "Reset the pane's terminal state first."),
             ('t', "The pane."),
             (
                 'X',
-                "Send a command to the pane's mode; zeropty has no copy mode, so this fails.",
+                "Send a command to the pane's mode; zeropty has no copy mode, so this fails with \
+                 `not in a mode`.",
             ),
         ],
     },
