@@ -20,7 +20,8 @@ use std::io::Write;
 use std::os::fd::AsRawFd;
 use std::path::PathBuf;
 
-const USAGE: &str = "usage: zeropty [-2CDlNuVv] [-c shell-command] [-f file] [-L socket-name]\n               [-S socket-path] [-T features] [command [flags]]";
+/// The program's usage line, as tmux words it; completions read the global flags from it.
+pub const USAGE: &str = "usage: zeropty [-2CDlNuVv] [-c shell-command] [-f file] [-L socket-name]\n               [-S socket-path] [-T features] [command [flags]]";
 
 struct Global {
     label: Option<String>,

@@ -20,7 +20,7 @@ pub fn expand(e: &Engine, template: &str, at: Option<Found>) -> String {
 }
 
 /// Variables `display-message -a` lists.
-pub(super) const VARIABLES: &[&str] = &[
+pub const VARIABLES: &[&str] = &[
     "alternate_on",
     "cursor_character",
     "cursor_flag",

@@ -19,7 +19,7 @@ mod shell;
 mod window;
 
 pub use environment::new_session_environ;
-pub use format_values::{expand, FormatValues};
+pub use format_values::{expand, FormatValues, VARIABLES};
 pub use options::{command_argv, run_pending_hooks};
 pub use server::run_text;
 pub use session::{spawn_window, SpawnWindow};
