@@ -688,6 +688,25 @@ EXPORT int ttyname_r(int fd, char *buf, size_t len) {
     return ENODEV;
 }
 
+/* ---- socket identity ---------------------------------------------------------------------- */
+
+/* A terminal is not a socket. bash in particular takes a socket on its standard input for a
+ * remote shell daemon's connection and then reads ~/.bashrc even for `bash -c` (Debian builds
+ * it so); on a terminal it does not. */
+EXPORT int getpeername(int fd, struct sockaddr *addr, socklen_t *len) {
+    if (!is_term(fd))
+        return REAL(getpeername)(fd, addr, len);
+    errno = ENOTSOCK;
+    return -1;
+}
+
+EXPORT int getsockname(int fd, struct sockaddr *addr, socklen_t *len) {
+    if (!is_term(fd))
+        return REAL(getsockname)(fd, addr, len);
+    errno = ENOTSOCK;
+    return -1;
+}
+
 /* ---- duplication: invalidates the negative cache ------------------------------------------ */
 
 EXPORT int dup(int fd) {

@@ -1165,6 +1165,35 @@ fn the_shell_is_chosen_as_tmux_chooses_it() {
 }
 
 #[test]
+fn bash_on_the_terminal_reads_no_startup_file() {
+    // bash -c reads ~/.bashrc when its input is a socket (a remote shell daemon's, it
+    // thinks) and the shell level is low; a terminal is no socket.
+    let home = std::env::temp_dir().join(format!("zpref-home-{}", std::process::id()));
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::write(home.join(".bashrc"), "echo BASHRC-READ\n").unwrap();
+    let home_var = format!("HOME={}", home.display());
+    compare(
+        "bashrc",
+        &[
+            Some(&[
+                "new-session",
+                "-d",
+                "-s",
+                "b",
+                "-e",
+                "SHLVL=0",
+                "-e",
+                &home_var,
+                "bash -c 'echo ran'; sleep 100",
+            ]),
+            None,
+            Some(&["capture-pane", "-p", "-t", "b"]),
+        ],
+    );
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
 fn options_set_show_and_their_errors() {
     compare(
         "opt",
