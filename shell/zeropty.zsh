@@ -151,10 +151,8 @@ zeropty() {
 	setopt extended_glob no_multibyte local_traps
 	# A closed standard output ends a write, not the shell (the program ignores SIGPIPE too).
 	trap '' PIPE
-	local label= given= arg flags value req buf head chunk key
+	local label= given= arg flags value req buf head chunk key args=("$@")
 	local -i program_only=0 i=1 attempt code out err
-	local -a args
-	args=("$@")
 	while [[ $args[i] == -* ]]; do
 		arg=$args[i]
 		if [[ $arg == -- ]]; then (( i++ )); break; fi
@@ -242,7 +240,7 @@ zeropty() {
 			_zeropty_busy=0
 			break
 		fi
-		if [[ $head != (#b)*'"code":'(-#[0-9]##)*'"out_bytes":'([0-9]##)*'"err_bytes":'([0-9]##)* ]]; then
+		if [[ $head != '{"code":'(#b)(-#[0-9]##)',"out_bytes":'([0-9]##)',"err_bytes":'([0-9]##)'}' ]]; then
 			_zeropty_disconnect
 			print -ru2 -- "server exited unexpectedly"
 			return 1
