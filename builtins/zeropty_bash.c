@@ -637,6 +637,9 @@ static int run_program(WORD_LIST *list)
 	free(program);
 	if (pid < 0)
 		return EXECUTION_FAILURE;
+	/* Make it a job as bash does any command's: this also lets the child past the pipe on
+	 * which it waits until its process group is set. */
+	stop_pipeline(0, (COMMAND *)NULL);
 	return wait_for(pid, 0);
 }
 

@@ -442,10 +442,12 @@ fn the_program_does_what_only_it_can() {
                 &["new-session", "-s", "needs-a-terminal"],
             ],
         );
-        // serve: a foreground server, which the next commands use.
+        // serve: a foreground server (its configuration makes a session, so it does not
+        // exit empty), which the next commands use once it answers.
         let script = r#"
-zeropty -S "$PWD/fg.sock" serve & server=$!
-while ! zeropty -S "$PWD/fg.sock" new-session -d -s fg cat 2>/dev/null; do sleep 0.05; done
+echo 'new-session -d -s fg cat' > fg.conf
+zeropty -S "$PWD/fg.sock" -f "$PWD/fg.conf" serve & server=$!
+until zeropty -S "$PWD/fg.sock" has-session -t fg 2>/dev/null; do sleep 0.05; done
 zeropty -S "$PWD/fg.sock" ls -F '#{session_name}'
 zeropty -S "$PWD/fg.sock" kill-server
 wait $server; echo "serve=$?"
@@ -468,4 +470,87 @@ fn help_describes_the_builtin() {
         text.contains("without starting a process") && text.contains("capture-pane"),
         "{text}"
     );
+}
+
+/// The outer terminal: a private tmux server whose pane runs an interactive shell.
+struct Outer {
+    label: String,
+    dir: PathBuf,
+}
+
+impl Outer {
+    fn tmux(&self, args: &[&str]) -> Output {
+        Command::new("tmux")
+            .arg("-L")
+            .arg(&self.label)
+            .arg("-f/dev/null")
+            .args(args)
+            .env("TMUX_TMPDIR", &self.dir)
+            .env_remove("TMUX")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    }
+
+    fn wait_screen(&self, what: &str, f: impl Fn(&str) -> bool) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        loop {
+            let screen =
+                String::from_utf8_lossy(&self.tmux(&["capture-pane", "-p"]).stdout).into_owned();
+            if f(&screen) {
+                return;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "{what}: the terminal never showed it:\n{screen}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Outer {
+    fn drop(&mut self) {
+        let _ = self.tmux(&["kill-server"]);
+    }
+}
+
+#[test]
+fn attach_from_a_terminal_runs_the_program() {
+    for shell in SHELLS {
+        let zp = Zp::new(&format!("attach{shell:?}"));
+        zp.ok(&["new-session", "-d", "-s", "work", "cat"]);
+        let outer = Outer {
+            label: format!("zpshell{shell:?}{}", std::process::id()),
+            dir: zp.dir.join("outer"),
+        };
+        std::fs::create_dir_all(&outer.dir).unwrap();
+        let (program, load) = match shell {
+            Shell::Bash => (
+                "bash --norc --noprofile",
+                format!("enable -f {} zeropty", quote(bash_builtin())),
+            ),
+            Shell::Zsh => (
+                "zsh -f",
+                format!("source {}", quote(&zsh_function().to_string_lossy())),
+            ),
+        };
+        let start = format!(
+            "PATH={}:$PATH ZEROPTY_TMPDIR={} PS1='ready> ' {program}",
+            bin_dir().display(),
+            zp.dir.display()
+        );
+        let o = outer.tmux(&["new-session", "-d", "-x", "80", "-y", "24", &start]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        outer.wait_screen("a prompt", |s| s.contains("ready>"));
+        let line = format!("{load}; clear; zeropty attach -t work");
+        outer.tmux(&["send-keys", "-l", &line]);
+        outer.tmux(&["send-keys", "Enter"]);
+        // Attached, the terminal shows the session's status line.
+        outer.wait_screen("attached", |s| {
+            s.lines().last().is_some_and(|l| l.starts_with("[work]"))
+        });
+        outer.tmux(&["send-keys", "C-b", "d"]);
+        outer.wait_screen("detached", |s| s.contains("[detached (from session work)]"));
+    }
 }
