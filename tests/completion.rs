@@ -59,12 +59,6 @@ fn path_with_binary() -> String {
     )
 }
 
-fn socket_dir(zp: &Zp) -> PathBuf {
-    // SAFETY: getuid cannot fail.
-    zp.dir
-        .join(format!("zeropty-{}", unsafe { libc::getuid() }))
-}
-
 fn single_quoted(word: &str) -> String {
     format!("'{}'", word.replace('\'', r"'\''"))
 }
@@ -195,7 +189,7 @@ fn bash_completes_from_the_running_server() {
     let zp = server("completion-bash-server");
     let other = Zp::new("completion-bash-other");
     other.ok(&["-L", "other", "new-session", "-d", "-s", "gamma"]);
-    std::fs::write(socket_dir(&zp).join("not-a-socket"), "").unwrap();
+    std::fs::write(zp.socket_dir().join("not-a-socket"), "").unwrap();
     let replies = bash_complete(
         &zp,
         &[

@@ -16,10 +16,7 @@ fn no_server_errors_match_tmux() {
     let zp = Zp::new("noserver");
     let o = zp.cmd(&["has-session", "-t", "x"]);
     assert_eq!(o.status.code(), Some(1));
-    let sock = zp
-        .dir
-        .join(format!("zeropty-{}", unsafe_uid()))
-        .join("default");
+    let sock = zp.socket();
     assert_eq!(
         stderr(&o),
         format!(
@@ -27,11 +24,6 @@ fn no_server_errors_match_tmux() {
             sock.display()
         )
     );
-}
-
-fn unsafe_uid() -> u32 {
-    // SAFETY: getuid cannot fail.
-    unsafe { libc::getuid() }
 }
 
 #[test]
@@ -116,10 +108,7 @@ fn programs_see_a_terminal() {
 fn json_protocol_answers_in_order() {
     let zp = Zp::new("json");
     zp.ok(&["new-session", "-d", "-s", "j", "cat"]);
-    let sock = zp
-        .dir
-        .join(format!("zeropty-{}", unsafe_uid()))
-        .join("default");
+    let sock = zp.socket();
     use std::io::{BufRead, BufReader, Write};
     let mut s = std::os::unix::net::UnixStream::connect(&sock).unwrap();
     s.write_all(b"{\"argv\":[\"has-session\",\"-t\",\"j\"]}\n{\"argv\":[\"has-session\",\"-t\",\"zz\"]}\nnot json\n")
@@ -148,10 +137,7 @@ fn json_protocol_answers_in_order() {
 fn connections_keep_their_environment_and_may_ask_for_raw_replies() {
     let zp = Zp::new("raw");
     zp.ok(&["new-session", "-d", "-s", "r", "cat"]);
-    let sock = zp
-        .dir
-        .join(format!("zeropty-{}", unsafe_uid()))
-        .join("default");
+    let sock = zp.socket();
     use std::io::{BufRead, BufReader, Read, Write};
     let mut s = std::os::unix::net::UnixStream::connect(&sock).unwrap();
     let mut r = BufReader::new(s.try_clone().unwrap());
@@ -254,10 +240,7 @@ fn a_program_that_never_reads_blocks_nobody() {
 fn garbage_and_vanishing_clients_change_nothing() {
     let zp = Zp::new("garbage");
     zp.ok(&["new-session", "-d", "-s", "g", "cat"]);
-    let sock = zp
-        .dir
-        .join(format!("zeropty-{}", unsafe_uid()))
-        .join("default");
+    let sock = zp.socket();
     use std::io::Write;
     for junk in [
         &b"\x00\xff{{{{\n"[..],

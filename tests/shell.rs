@@ -331,7 +331,7 @@ sleep 0.2
 zeropty ls 2>&1 | sed 's/ on .*//'
 "#;
         let o = shell.run(&zp, script);
-        let sock = zp.dir.join(format!("zeropty-{}", uid())).join("default");
+        let sock = zp.socket();
         assert_eq!(
             String::from_utf8_lossy(&o.stdout),
             format!(
@@ -343,11 +343,6 @@ zeropty ls 2>&1 | sed 's/ on .*//'
             String::from_utf8_lossy(&o.stderr)
         );
     }
-}
-
-fn uid() -> u32 {
-    // SAFETY: getuid cannot fail.
-    unsafe { libc::getuid() }
 }
 
 #[test]

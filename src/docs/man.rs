@@ -1000,6 +1000,19 @@ const FORMAT_FLAG: &str = "Print each entry with this format instead of the defa
 const FILTER_FLAG: &str = "Only list the entries for which this format is true.";
 const ONE_PANE: &str = "Accepted as tmux accepts it; the command fails anyway.";
 
+/// join-pane and move-pane take the same flags, each of which only tmux's layouts use.
+const JOIN_PANE_FLAGS: &[(char, &str)] = &[
+    ('b', ONE_PANE),
+    ('d', ONE_PANE),
+    ('f', ONE_PANE),
+    ('h', ONE_PANE),
+    ('l', ONE_PANE),
+    ('p', ONE_PANE),
+    ('s', ONE_PANE),
+    ('t', ONE_PANE),
+    ('v', ONE_PANE),
+];
+
 /// What each command does and what its flags mean.
 const COMMAND_DOCS: &[CommandDoc] = &[
     CommandDoc {
@@ -1186,17 +1199,7 @@ const COMMAND_DOCS: &[CommandDoc] = &[
         name: "join-pane",
         about: "In tmux, moves a pane into another window beside its pane. A window holds one \
                 pane here, so the command always fails.",
-        flags: &[
-            ('b', ONE_PANE),
-            ('d', ONE_PANE),
-            ('f', ONE_PANE),
-            ('h', ONE_PANE),
-            ('l', ONE_PANE),
-            ('p', ONE_PANE),
-            ('s', ONE_PANE),
-            ('t', ONE_PANE),
-            ('v', ONE_PANE),
-        ],
+        flags: JOIN_PANE_FLAGS,
     },
     CommandDoc {
         name: "kill-pane",
@@ -1313,17 +1316,7 @@ const COMMAND_DOCS: &[CommandDoc] = &[
         name: "move-pane",
         about: "Like join-pane: moves a pane beside another in tmux, and always fails here, as \
                 a window holds one pane.",
-        flags: &[
-            ('b', ONE_PANE),
-            ('d', ONE_PANE),
-            ('f', ONE_PANE),
-            ('h', ONE_PANE),
-            ('l', ONE_PANE),
-            ('p', ONE_PANE),
-            ('s', ONE_PANE),
-            ('t', ONE_PANE),
-            ('v', ONE_PANE),
-        ],
+        flags: JOIN_PANE_FLAGS,
     },
     CommandDoc {
         name: "new-session",

@@ -771,7 +771,7 @@ impl Engine {
         let Some(pane) = self.client_pane(conn) else {
             return;
         };
-        self.with_pane(pane, |p, os, _| p.keys(os, &keys));
+        self.queue_keys(pane, &keys);
         self.touch_pane(pane);
     }
 

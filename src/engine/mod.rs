@@ -142,6 +142,8 @@ pub struct Engine {
     pub clients: attach::Clients,
     /// wait-for channels, and the requests waiting on them.
     pub waits: wait::Waits,
+    /// Panes with keys queued this turn, flushed by [`Engine::tick`].
+    queued_input: Vec<u32>,
 }
 
 impl Engine {
@@ -176,6 +178,7 @@ impl Engine {
             buffers: buffers::Buffers::new(),
             clients: attach::Clients::default(),
             waits: wait::Waits::default(),
+            queued_input: Vec::new(),
         }
     }
 
@@ -321,8 +324,30 @@ impl Engine {
             .min()
     }
 
-    /// Timers: unterminated string sequences time out as in tmux.
+    /// Queues keys for a pane's program (see [`pane::Pane::queue_keys`]); they reach it at
+    /// the end of the turn, in [`Engine::tick`].
+    pub fn queue_keys(&mut self, pane_id: u32, keys: &[u8]) {
+        if self
+            .with_pane(pane_id, |p, os, _| p.queue_keys(os, keys))
+            .is_some()
+        {
+            self.note_queued_input(pane_id);
+        }
+    }
+
+    /// Records that a pane has keys queued (by a caller that queued them itself).
+    pub fn note_queued_input(&mut self, pane_id: u32) {
+        if !self.queued_input.contains(&pane_id) {
+            self.queued_input.push(pane_id);
+        }
+    }
+
+    /// The end of a turn, after the host has written the turn's replies: keys queued by
+    /// commands reach their programs, and unterminated string sequences time out as in tmux.
     pub fn tick(&mut self) {
+        for pane_id in std::mem::take(&mut self.queued_input) {
+            self.with_pane(pane_id, |p, os, _| p.flush_input(os));
+        }
         let now = self.host.now_ms();
         for s in &mut self.sessions {
             for w in &mut s.windows {

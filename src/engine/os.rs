@@ -91,8 +91,10 @@ pub trait Clock {
 
 pub trait Programs {
     fn spawn(&mut self, req: &SpawnRequest) -> io::Result<Spawned>;
-    /// Reads available output; `Ok(0)` is end of file, `WouldBlock` means nothing waits.
-    fn read(&mut self, io: IoId, buf: &mut [u8]) -> io::Result<usize>;
+    /// Reads available output into the host's own buffer and lends it: empty is end of file,
+    /// `WouldBlock` means nothing waits. (One buffer kept by the host, rather than one the
+    /// caller zeroes each time: zeroing 64 KiB per read was a tenth of a send-keys.)
+    fn read(&mut self, io: IoId) -> io::Result<&[u8]>;
     /// Writes what the terminal accepts without blocking.
     fn write(&mut self, io: IoId, data: &[u8]) -> io::Result<usize>;
     /// Bytes of output waiting to be read.

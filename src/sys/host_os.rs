@@ -42,6 +42,9 @@ struct Terminal {
     pid: i32,
     /// The state file slot (socket terminals only).
     slot_index: Option<usize>,
+    /// What the epoll set watches for: a write that leaves nothing pending then costs no
+    /// epoll_ctl (one per send-keys before; see BENCHMARKS.md, shell helpers).
+    interest: u32,
 }
 
 /// A `pipe-pane` command: our end of its socket, and the process.
@@ -65,6 +68,8 @@ pub struct HostOs {
     free_slots: Vec<usize>,
     next_slot: usize,
     start: Instant,
+    /// What [`Programs::read`] lends out.
+    read_buf: Box<[u8]>,
 }
 
 impl HostOs {
@@ -81,6 +86,7 @@ impl HostOs {
             free_slots: Vec::new(),
             next_slot: 0,
             start: Instant::now(),
+            read_buf: vec![0; crate::engine::pane::READ_SIZE].into_boxed_slice(),
         })
     }
 
@@ -144,6 +150,7 @@ impl HostOs {
             pidfd: started.pidfd,
             pid: started.pid,
             slot_index: Some(slot_index),
+            interest: READABLE,
         };
         Ok((terminal, spawned))
     }
@@ -230,6 +237,7 @@ fn spawn_pty(req: &SpawnRequest, io: IoId, shim: &Path) -> io::Result<(Terminal,
         pidfd: started.pidfd,
         pid: started.pid,
         slot_index: None,
+        interest: READABLE,
     };
     Ok((terminal, spawned))
 }
@@ -262,8 +270,10 @@ impl Programs for HostOs {
         Ok(spawned)
     }
 
-    fn read(&mut self, io: IoId, buf: &mut [u8]) -> io::Result<usize> {
-        fd::read(self.terminal(io)?.fd.as_raw_fd(), buf)
+    fn read(&mut self, io: IoId) -> io::Result<&[u8]> {
+        let fd = self.terminal(io)?.fd.as_raw_fd();
+        let n = fd::read(fd, &mut self.read_buf)?;
+        Ok(&self.read_buf[..n])
     }
 
     fn write(&mut self, io: IoId, data: &[u8]) -> io::Result<usize> {
@@ -276,12 +286,14 @@ impl Programs for HostOs {
     }
 
     fn watch(&mut self, io: IoId, readable: bool, writable: bool) {
-        if let Ok(t) = self.terminal(io) {
-            let interest =
-                if readable { READABLE } else { 0 } | if writable { WRITABLE } else { 0 };
-            let _ = self
-                .epoll
-                .modify(t.fd.as_raw_fd(), TOKEN_TERMINAL | io, interest);
+        let interest = if readable { READABLE } else { 0 } | if writable { WRITABLE } else { 0 };
+        if let Some(t) = self.terminals.get_mut(&io) {
+            if t.interest != interest {
+                let _ = self
+                    .epoll
+                    .modify(t.fd.as_raw_fd(), TOKEN_TERMINAL | io, interest);
+                t.interest = interest;
+            }
         }
     }
 
@@ -520,10 +532,9 @@ mod tests {
     /// Reads the program's output until it contains `want` (or a few seconds pass).
     fn read_until(host: &mut HostOs, io: IoId, out: &mut Vec<u8>, want: &str) -> bool {
         let deadline = Instant::now() + std::time::Duration::from_secs(5);
-        let mut buf = [0u8; 4096];
         while Instant::now() < deadline {
-            match host.read(io, &mut buf) {
-                Ok(n) if n > 0 => out.extend_from_slice(&buf[..n]),
+            match host.read(io) {
+                Ok(data) if !data.is_empty() => out.extend_from_slice(data),
                 _ => std::thread::sleep(std::time::Duration::from_millis(10)),
             }
             if String::from_utf8_lossy(out).contains(want) {

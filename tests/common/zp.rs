@@ -26,6 +26,18 @@ impl Zp {
         self
     }
 
+    /// The socket directory of this namespace (`ZEROPTY_TMPDIR/zeropty-UID`).
+    pub fn socket_dir(&self) -> PathBuf {
+        // SAFETY: getuid cannot fail.
+        self.dir
+            .join(format!("zeropty-{}", unsafe { libc::getuid() }))
+    }
+
+    /// The default server's socket.
+    pub fn socket(&self) -> PathBuf {
+        self.socket_dir().join("default")
+    }
+
     /// Runs `zeropty ARGS` against this namespace's server.
     pub fn cmd(&self, args: &[&str]) -> Output {
         let mut command = Command::new(env!("CARGO_BIN_EXE_zeropty"));

@@ -188,9 +188,10 @@ fn paste_buffer(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), St
         }
         // tmux writes the paste to the PTY, so the line discipline sees it as typed.
         if !bytes.is_empty() && !input_off {
-            pane.keys(os, &bytes);
+            pane.queue_keys(os, &bytes);
         }
     });
+    e.note_queued_input(pane_id);
     if args.has('d') {
         e.buffers.remove(&name);
     }

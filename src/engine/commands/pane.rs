@@ -102,9 +102,10 @@ fn send_keys(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), Strin
             }
         }
         if !bytes.is_empty() {
-            pane.keys(os, &bytes);
+            pane.queue_keys(os, &bytes);
         }
     });
+    e.note_queued_input(pane_id);
     Ok(())
 }
 
