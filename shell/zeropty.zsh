@@ -15,10 +15,10 @@
 #
 # Replies are raw (a head line, then the output bytes as they are), so any bytes come back
 # exactly. Arguments are sent as JSON strings when they are ASCII, else all of them as base64
-# (`argv_b64`), which carries any bytes. The environment goes when the connection opens and
-# again when PATH, ZEROPTY, ZEROPTY_PANE or a variable of tmux's update-environment list
-# changes; other exported variables are sent, as they are then, only with those, and values
-# that are not ASCII are left out.
+# (`argv_b64`), which carries any bytes. The environment goes when the connection opens, with
+# every command that starts a program (which takes it), and when PATH, ZEROPTY, ZEROPTY_PANE
+# or a variable of tmux's default update-environment list changes; values that are not UTF-8
+# (or any that are not ASCII, outside a UTF-8 locale) are left out.
 #
 # The `zeropty` program, found in PATH, runs instead for what only it can do: attach-session
 # and new-session without -d from a terminal, serve, help, -V, -h, -c, unknown flags, and
@@ -78,13 +78,26 @@ _zeropty_base64() {
 # REPLY: the exported environment as a JSON object.
 _zeropty_env() {
 	local name value out=
+	local -i utf8=0
+	[[ ${LC_ALL:-${LC_CTYPE:-$LANG}} == *(#i)utf(-|)8* ]] && utf8=1
 	for name in ${(k)parameters[(R)*export*]}; do
 		value=${(P)name}
-		[[ $name$value == *[$'\x80'-$'\xff']* ]] && continue
+		# JSON carries UTF-8 as it is; zsh can tell valid UTF-8 only in a UTF-8 locale, and
+		# anything it cannot vouch for stays home.
+		if [[ $name$value == *[$'\x80'-$'\xff']* ]] && ! _zeropty_utf8 $name$value; then
+			continue
+		fi
 		_zeropty_json $name; out+=$REPLY:
 		_zeropty_json $value; out+=$REPLY,
 	done
 	REPLY="{${out%,}}"
+}
+
+# Whether $1 is valid UTF-8 (in a UTF-8 locale; elsewhere nothing with high bytes is).
+_zeropty_utf8() {
+	(( utf8 )) || return 1
+	setopt local_options multibyte
+	[[ $1 != *[[:INVALID:][:INCOMPLETE:]]* ]]
 }
 
 # An exported variable's value (the program sees only those).
@@ -152,7 +165,7 @@ zeropty() {
 	# A closed socket or standard output fails a write rather than ending the shell (the
 	# program ignores SIGPIPE too).
 	trap '' PIPE
-	local label= given= arg flags value req buf head chunk key args=("$@")
+	local label= given= arg flags value req buf chunk key args=("$@")
 	local -i program_only=0 i=1 attempt code out err skip have
 	while [[ $args[i] == -* ]]; do
 		arg=$args[i]
@@ -208,11 +221,13 @@ zeropty() {
 			[[ $_zeropty_path != $_zeropty_sock ]]; then
 			_zeropty_connect $_zeropty_sock || break
 		fi
-		# The environment goes again only when something a command reads from it changed:
-		# PATH, ZEROPTY, ZEROPTY_PANE and tmux's update-environment list. Checking costs a
-		# few microseconds; encoding the whole environment a hundred and fifty.
+		# The environment goes again when what every command reads from it changed (PATH,
+		# ZEROPTY, ZEROPTY_PANE, and tmux's default update-environment list), and whole with
+		# any command that starts a program (new-session, new-window, respawn-*, by name,
+		# alias or prefix), which takes the client's environment. Checking costs a few
+		# microseconds; encoding the environment a hundred and fifty.
 		key="$PATH|$ZEROPTY|$ZEROPTY_PANE|$DISPLAY|$KRB5CCNAME|$SSH_ASKPASS|$SSH_AUTH_SOCK|$SSH_AGENT_PID|$SSH_CONNECTION|$WINDOWID|$XAUTHORITY"
-		if [[ $key != $_zeropty_env_key ]]; then
+		if [[ $key != $_zeropty_env_key ]] || (( ${#${(M)args:#(new|resp)*}} )); then
 			_zeropty_env_key=$key
 			_zeropty_env
 			REPLY="$req,\"env\":$REPLY,\"reply\":\"raw\"}"$'\n'
@@ -224,31 +239,33 @@ zeropty() {
 			_zeropty_disconnect
 			continue
 		fi
-		# The head line is short: look for its end in the first bytes only. Pattern work on
-		# a whole 10 KB capture costs a hundred microseconds a step in zsh.
-		buf= head=
-		while [[ $head != *$'\n'* ]]; do
-			sysread -i $_zeropty_fd -s 65536 chunk || break
+		# The common reply is a raw head and its bytes: one anchored pattern on the first
+		# bytes the first read brought both checks the head and takes its numbers (zsh
+		# copies a string to match it: a pattern over a whole 10 KB capture cost 85 us; the
+		# head is under 100 bytes).
+		sysread -i $_zeropty_fd -s 65536 buf || buf=
+		while [[ ${buf[1,160]} != '{"code":'(#b)(-#[0-9]##)',"out_bytes":'([0-9]##)',"err_bytes":'([0-9]##)$'}\n'* ]]; do
+			if [[ ${buf[1,160]} == *$'\n'* ]]; then
+				# A whole head of another kind: the program must attach, or the reply is
+				# not one this function understands.
+				if [[ $buf == '{"code":0,"must_attach":true'* ]]; then
+					_zeropty_busy=0
+					break 2
+				fi
+				_zeropty_disconnect
+				print -ru2 -- "server exited unexpectedly"
+				return 1
+			fi
+			if ! sysread -i $_zeropty_fd -s 65536 chunk; then
+				_zeropty_disconnect
+				[[ -z $buf ]] && continue 2
+				print -ru2 -- "server exited unexpectedly"
+				return 1
+			fi
 			buf+=$chunk
-			head=${buf[1,160]}
 		done
-		if [[ $head != *$'\n'* ]]; then
-			_zeropty_disconnect
-			[[ -z $buf ]] && continue
-			print -ru2 -- "server exited unexpectedly"
-			return 1
-		fi
-		head=${head%%$'\n'*}
-		(( skip = ${#head} + 1 ))
-		if [[ $head == *'"must_attach":true'* ]]; then
-			_zeropty_busy=0
-			break
-		fi
-		if [[ $head != '{"code":'(#b)(-#[0-9]##)',"out_bytes":'([0-9]##)',"err_bytes":'([0-9]##)'}' ]]; then
-			_zeropty_disconnect
-			print -ru2 -- "server exited unexpectedly"
-			return 1
-		fi
+		# The head's fixed text is 36 bytes; its numbers are the rest.
+		(( skip = 36 + ${#match[1]} + ${#match[2]} + ${#match[3]} ))
 		code=$match[1] out=$match[2] err=$match[3]
 		(( have = ${#buf} - skip ))
 		while (( have < out + err )); do

@@ -160,7 +160,12 @@ fn bash_registers_the_function() {
 fn bash_completes_commands_and_flags() {
     let zp = Zp::new("completion-bash-commands");
     let all = commands::all();
-    let mut lines = vec!["zeropty kill-s", "zeropty ", "zeropty new -d \\; kill-ses"];
+    let mut lines = vec![
+        "zeropty kill-s",
+        "zeropty ",
+        "zeropty new -d \\; kill-ses",
+        "zeropty capture-p -",
+    ];
     let flag_lines: Vec<String> = all
         .iter()
         .map(|c| format!("zeropty {} -", c.name))
@@ -178,7 +183,13 @@ fn bash_completes_commands_and_flags() {
     }
     assert!(offered.contains("serve") && offered.contains("help"));
     assert_eq!(replies[2], ["kill-session"], "after a chained command");
-    for (def, reply) in all.iter().zip(&replies[3..]) {
+    // A unique prefix names its command, as the server reads it.
+    let capture = commands::find("capture-pane").unwrap();
+    assert_eq!(
+        set(&replies[3]),
+        flags_of(capture).iter().map(String::as_str).collect()
+    );
+    for (def, reply) in all.iter().zip(&replies[4..]) {
         let offered: BTreeSet<String> = reply.iter().cloned().collect();
         assert_eq!(offered, flags_of(def), "flags of {}", def.name);
     }
@@ -226,6 +237,11 @@ fn bash_completes_from_the_running_server() {
     );
     other.cmd(&["-L", "other", "kill-server"]);
     assert_eq!(reply.trim(), "gamma");
+
+    // A name with a space is offered quoted, as the command line needs it.
+    zp.ok(&["new-session", "-d", "-s", "my work"]);
+    let replies = bash_complete(&zp, &["zeropty has-session -t my"]);
+    assert_eq!(replies[0], ["my\\ work"]);
 }
 
 /// Drives zsh's completion system in a pseudo-terminal: an interactive `zsh -f` loads the
@@ -334,4 +350,6 @@ fn zsh_completes_commands_flags_and_sessions() {
     has("zeropty paste-buffer -b ", &["clip"]);
     has("zeropty set-option -g hist", &["history-limit"]);
     has("zeropty new -d \\; kill-ses", &["kill-session"]);
+    // A unique prefix names its command, as the server reads it.
+    has("zeropty has-s -t ", &["alpha", "beta"]);
 }

@@ -549,3 +549,28 @@ fn attach_from_a_terminal_runs_the_program() {
         outer.wait_screen("detached", |s| s.contains("[detached (from session work)]"));
     }
 }
+
+#[test]
+fn the_environment_reaches_the_server() {
+    for shell in SHELLS {
+        let zp = Zp::new(&format!("env{shell:?}"));
+        // update-environment copies the client's FOO into a new session's environment.
+        let script = r#"
+export LANG=C.UTF-8 FOO='héllo "x" \ y'
+zeropty new-session -d -s first cat
+zeropty set-option -g update-environment FOO
+zeropty new-session -d -s second cat
+zeropty show-environment -t second FOO
+export FOO=changed
+zeropty new-session -d -s third cat
+zeropty show-environment -t third FOO
+"#;
+        let o = shell.run(&zp, script);
+        assert_eq!(
+            String::from_utf8_lossy(&o.stdout),
+            "FOO=héllo \"x\" \\ y\nFOO=changed\n",
+            "{shell:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}

@@ -37,7 +37,8 @@ _zeropty() {
             _zeropty_offer command
             return 0
         fi
-        _zeropty_spec "${words[start]}" || return 0
+        _zeropty_spec "${words[start]}" || _zeropty_spec "$(_zeropty_resolve "${words[start]}")" ||
+            return 0
         given=()
         _zeropty_read_flags "$start"
     fi
@@ -158,11 +159,26 @@ _zeropty_offer_words() {
 
 # Offers the lines of $1 that begin with the word being completed.
 _zeropty_offer_lines() {
-    local line
+    local line quoted
     while IFS= read -r line; do
-        [[ -n $line && $line == "$cur"* ]] && COMPREPLY+=("$line")
+        [[ -n $line && $line == "$cur"* ]] || continue
+        # Names may hold spaces or quotes: offer them quoted for the command line.
+        printf -v quoted '%q' "$line"
+        COMPREPLY+=("$quoted")
     done <<<"$1"
     _zeropty_trim_colon
+}
+
+# The command a word names when it is no name or alias: the one name it begins, as the
+# server finds commands (`kill-ses` is kill-session); itself when none or several do.
+_zeropty_resolve() {
+    local name found=
+    for name in $_zeropty_names; do
+        [[ $name == "$1"* ]] || continue
+        [[ -n $found ]] && { echo "$1"; return; }
+        found=$name
+    done
+    echo "${found:-$1}"
 }
 
 # bash replaces only what follows the last `:` of the word: drop what precedes it.
@@ -204,8 +220,10 @@ pub fn bash_completion() -> String {
 fn word_lists() -> String {
     let command_names: Vec<&str> = command_syntaxes().iter().flat_map(Syntax::names).collect();
     let program_words: Vec<&str> = PROGRAM_WORDS.iter().map(|(word, _)| *word).collect();
+    let full_names: Vec<&str> = command_syntaxes().iter().map(|c| c.name).collect();
     let mut lists = vec![
         ("_zeropty_commands".to_string(), command_names),
+        ("_zeropty_names".to_string(), full_names),
         ("_zeropty_program_words".to_string(), program_words),
         ("_zeropty_options".to_string(), all_option_names()),
     ];

@@ -240,6 +240,12 @@ fn arguments_function(commands: &[Syntax]) -> String {
             names.join("|")
         ));
     }
+    // Any other word: the one command name it begins, as the server finds commands.
+    let full_names: Vec<&str> = commands.iter().map(|c| c.name).collect();
+    text.push_str(&format!(
+        "    (*)\n      local -a names=({})\n      names=(${{(M)names:#${{(b)1}}*}})\n      (( $#names == 1 )) && __zeropty_arguments $names[1]\n      ;;\n",
+        full_names.join(" ")
+    ));
     text.push_str("  esac\n}\n");
     text
 }
