@@ -4,6 +4,9 @@
 //!
 //! Each test has its own directory for both servers' sockets and kills both when it ends.
 
+mod common;
+
+use common::outer::Outer;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -12,7 +15,7 @@ const ZP: &str = env!("CARGO_BIN_EXE_zeropty");
 
 struct Env {
     dir: PathBuf,
-    label: String,
+    outer: Outer,
 }
 
 impl Env {
@@ -20,11 +23,8 @@ impl Env {
         let dir = std::env::temp_dir().join(format!("zpatt-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(dir.join("z")).unwrap();
-        std::fs::create_dir_all(dir.join("t")).unwrap();
-        Env {
-            dir,
-            label: format!("zpatt{name}{}", std::process::id()),
-        }
+        let outer = Outer::new(format!("zpatt{name}{}", std::process::id()), dir.join("t"));
+        Env { dir, outer }
     }
 
     fn zp(&self, args: &[&str]) -> Output {
@@ -50,19 +50,6 @@ impl Env {
         String::from_utf8(o.stdout).unwrap()
     }
 
-    fn tmux(&self, args: &[&str]) -> Output {
-        Command::new("tmux")
-            .arg("-L")
-            .arg(&self.label)
-            .arg("-f/dev/null")
-            .args(args)
-            .env("TMUX_TMPDIR", self.dir.join("t"))
-            .env_remove("TMUX")
-            .stdin(Stdio::null())
-            .output()
-            .unwrap()
-    }
-
     /// A shell command line that runs zeropty with this test's socket directory, then says
     /// how it ended and stays, so the outer pane keeps showing the message.
     fn in_outer(&self, args: &str) -> String {
@@ -74,7 +61,7 @@ impl Env {
 
     /// Starts an outer tmux session `name` of the given size running zeropty with `args`.
     fn outer(&self, name: &str, cols: u32, rows: u32, args: &str) {
-        let o = self.tmux(&[
+        let o = self.outer.tmux(&[
             "new-session",
             "-d",
             "-s",
@@ -91,32 +78,8 @@ impl Env {
     fn keys(&self, target: &str, keys: &[&str]) {
         let mut args = vec!["send-keys", "-t", target];
         args.extend_from_slice(keys);
-        let o = self.tmux(&args);
+        let o = self.outer.tmux(&args);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    }
-
-    fn outer_screen(&self, target: &str, escapes: bool) -> String {
-        let mut args = vec!["capture-pane", "-p", "-t", target];
-        if escapes {
-            args.push("-e");
-        }
-        String::from_utf8_lossy(&self.tmux(&args).stdout).into_owned()
-    }
-
-    /// Waits until the outer pane's screen satisfies `f`.
-    fn wait_outer(&self, target: &str, what: &str, f: impl Fn(&str) -> bool) -> String {
-        let deadline = Instant::now() + Duration::from_secs(10);
-        loop {
-            let s = self.outer_screen(target, false);
-            if f(&s) {
-                return s;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "{what}: outer screen never matched:\n{s}"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
     }
 
     /// Waits until a zeropty query prints `want`.
@@ -163,7 +126,8 @@ impl Env {
 
 impl Drop for Env {
     fn drop(&mut self) {
-        let _ = self.tmux(&["kill-server"]);
+        // Before the directory holding its socket goes.
+        let _ = self.outer.tmux(&["kill-server"]);
         let _ = self.zp(&["kill-server"]);
         let _ = std::fs::remove_dir_all(&self.dir);
     }
@@ -189,7 +153,9 @@ fn attached_view_shows_the_screen_and_status_and_keys_reach_the_program() {
         "Enter",
     ]);
     env.outer("a", 100, 30, "attach -t work");
-    let s = env.wait_outer("a", "status line", |s| attached(s, "work"));
+    let s = env
+        .outer
+        .wait_screen("a", "status line", |s| attached(s, "work"));
     assert_eq!(s.lines().count(), 30, "{s}");
     assert!(last_line(&s).starts_with("[work] 0:sh* "), "{s}");
     assert!(s.lines().any(|l| l == "red plain"), "{s}");
@@ -205,7 +171,7 @@ fn attached_view_shows_the_screen_and_status_and_keys_reach_the_program() {
         "100x29 1\n",
     );
     // Colours and the status bar's green come through as SGR.
-    let e = env.outer_screen("a", true);
+    let e = env.outer.screen("a", true);
     assert!(e.contains("\x1b[31mred\x1b[39m plain"), "{e:?}");
     assert!(last_line(&e).contains("42m[work] 0:sh*"), "{e:?}");
     // Keys typed in the outer terminal reach the program, through its line discipline.
@@ -213,21 +179,22 @@ fn attached_view_shows_the_screen_and_status_and_keys_reach_the_program() {
         "a",
         &["echo hello", "BSpace", "BSpace", "p-from-outer", "Enter"],
     );
-    env.wait_outer("a", "typed command", |s| {
+    env.outer.wait_screen("a", "typed command", |s| {
         s.lines().any(|l| l == "help-from-outer")
     });
     let inner = env.zp_ok(&["capture-pane", "-p", "-t", "work"]);
     assert!(inner.lines().any(|l| l == "help-from-outer"), "{inner}");
     // The cursor is where the program's is.
     let cursor = String::from_utf8(
-        env.tmux(&[
-            "display-message",
-            "-p",
-            "-t",
-            "a",
-            "#{cursor_x},#{cursor_y}",
-        ])
-        .stdout,
+        env.outer
+            .tmux(&[
+                "display-message",
+                "-p",
+                "-t",
+                "a",
+                "#{cursor_x},#{cursor_y}",
+            ])
+            .stdout,
     )
     .unwrap();
     let inner_cursor = env.zp_ok(&[
@@ -254,14 +221,17 @@ fn prefix_d_detaches_with_tmux_message_and_prefix_twice_sends_it() {
     env.zp_ok(&["set-hook", "-g", "client-attached", "set -g @attached yes"]);
     env.zp_ok(&["set-hook", "-g", "client-detached", "set -g @detached yes"]);
     env.outer("a", 90, 20, "attach -t cat");
-    env.wait_outer("a", "attached", |s| attached(s, "cat"));
+    env.outer
+        .wait_screen("a", "attached", |s| attached(s, "cat"));
     env.wait_zp(&["show-options", "-gv", "@attached"], "yes\n");
     env.keys("a", &["C-b", "C-b", "x"]);
-    env.wait_outer("a", "prefix sent through", |s| {
+    env.outer.wait_screen("a", "prefix sent through", |s| {
         s.lines().next() == Some("^Bx")
     });
     env.keys("a", &["C-b", "d"]);
-    let s = env.wait_outer("a", "detached", |s| s.contains("rc="));
+    let s = env
+        .outer
+        .wait_screen("a", "detached", |s| s.contains("rc="));
     assert!(s.contains("[detached (from session cat)]\nrc=0"), "{s}");
     env.wait_zp(&["list-clients"], "");
     env.wait_zp(
@@ -276,9 +246,10 @@ fn two_clients_share_a_session_at_the_smaller_size() {
     let env = Env::new("two");
     env.session("work");
     env.outer("a", 100, 30, "attach -t work");
-    env.wait_outer("a", "first", |s| attached(s, "work"));
+    env.outer.wait_screen("a", "first", |s| attached(s, "work"));
     env.outer("b", 70, 20, "attach -t work");
-    env.wait_outer("b", "second", |s| attached(s, "work"));
+    env.outer
+        .wait_screen("b", "second", |s| attached(s, "work"));
     env.wait_zp(
         &[
             "display-message",
@@ -293,14 +264,16 @@ fn two_clients_share_a_session_at_the_smaller_size() {
     assert_eq!(lsc, "100x30\n70x20\n");
     // What one types, both see.
     env.keys("a", &["echo both-see-this", "Enter"]);
-    env.wait_outer("b", "typed in a", |s| {
+    env.outer.wait_screen("b", "typed in a", |s| {
         s.lines().any(|l| l == "both-see-this")
     });
     // The larger client shows the smaller window: its status line is still at its bottom.
-    let s = env.wait_outer("a", "status at bottom", |s| attached(s, "work"));
+    let s = env
+        .outer
+        .wait_screen("a", "status at bottom", |s| attached(s, "work"));
     assert_eq!(s.lines().count(), 30);
     env.keys("b", &["C-b", "d"]);
-    env.wait_outer("b", "b detached", |s| {
+    env.outer.wait_screen("b", "b detached", |s| {
         s.contains("[detached (from session work)]")
     });
     env.wait_zp(
@@ -320,12 +293,13 @@ fn read_only_clients_only_watch() {
     let env = Env::new("ro");
     env.session("work");
     env.outer("a", 80, 24, "attach -r -t work");
-    env.wait_outer("a", "attached", |s| attached(s, "work"));
+    env.outer
+        .wait_screen("a", "attached", |s| attached(s, "work"));
     let flags = env.zp_ok(&["list-clients", "-F", "#{client_flags} #{client_readonly}"]);
     assert_eq!(flags, "attached,focused,ignore-size,read-only,UTF-8 1\n");
     env.keys("a", &["echo typed-by-watcher", "Enter"]);
     env.zp_ok(&["send-keys", "-t", "work", "echo sent-by-script", "Enter"]);
-    env.wait_outer("a", "script output", |s| {
+    env.outer.wait_screen("a", "script output", |s| {
         s.lines().any(|l| l == "sent-by-script")
     });
     let inner = env.zp_ok(&["capture-pane", "-p", "-t", "work"]);
@@ -342,7 +316,7 @@ fn read_only_clients_only_watch() {
         "80x24\n",
     );
     env.keys("a", &["C-b", "d"]);
-    env.wait_outer("a", "detached", |s| {
+    env.outer.wait_screen("a", "detached", |s| {
         s.contains("[detached (from session work)]\nrc=0")
     });
 }
@@ -359,7 +333,8 @@ fn the_window_follows_the_terminal_size() {
         "trap 'stty size' WINCH; while :; do sleep 0.05; done",
     ]);
     env.outer("a", 100, 30, "attach -t work");
-    env.wait_outer("a", "attached", |s| attached(s, "work"));
+    env.outer
+        .wait_screen("a", "attached", |s| attached(s, "work"));
     env.wait_zp(
         &[
             "display-message",
@@ -370,8 +345,11 @@ fn the_window_follows_the_terminal_size() {
         ],
         "100x29\n",
     );
-    env.wait_outer("a", "first SIGWINCH", |s| s.lines().any(|l| l == "29 100"));
-    let o = env.tmux(&["resize-window", "-t", "a", "-x", "120", "-y", "40"]);
+    env.outer
+        .wait_screen("a", "first SIGWINCH", |s| s.lines().any(|l| l == "29 100"));
+    let o = env
+        .outer
+        .tmux(&["resize-window", "-t", "a", "-x", "120", "-y", "40"]);
     assert!(o.status.success());
     env.wait_zp(
         &[
@@ -383,14 +361,15 @@ fn the_window_follows_the_terminal_size() {
         ],
         "120x39\n",
     );
-    let s = env.wait_outer("a", "status moved", |s| {
+    let s = env.outer.wait_screen("a", "status moved", |s| {
         s.lines().count() == 40 && attached(s, "work") && s.lines().any(|l| l == "39 120")
     });
     assert_eq!(last_line(&s).chars().count(), 120, "{s}");
     // A window sized by hand keeps its size.
     env.zp_ok(&["resize-window", "-t", "work", "-x", "50", "-y", "10"]);
-    env.tmux(&["resize-window", "-t", "a", "-x", "110", "-y", "35"]);
-    env.wait_outer("a", "smaller terminal", |s| {
+    env.outer
+        .tmux(&["resize-window", "-t", "a", "-x", "110", "-y", "35"]);
+    env.outer.wait_screen("a", "smaller terminal", |s| {
         s.lines().count() == 35 && attached(s, "work")
     });
     env.wait_zp(
@@ -424,16 +403,18 @@ fn scrollback_view_pages_through_history() {
         "277\n",
     );
     env.outer("a", 80, 24, "attach -t log");
-    let s = env.wait_outer("a", "attached", |s| attached(s, "log"));
+    let s = env
+        .outer
+        .wait_screen("a", "attached", |s| attached(s, "log"));
     // 24 rows less the status line: the window shrank to 23 rows, one more line in history.
     assert!(s.lines().any(|l| l == "300"), "{s}");
     env.keys("a", &["C-b", "["]);
-    let s = env.wait_outer("a", "view open", |s| {
+    let s = env.outer.wait_screen("a", "view open", |s| {
         s.lines().next().is_some_and(|l| l.ends_with("[0/278]"))
     });
     assert!(s.lines().any(|l| l == "300"), "{s}");
     env.keys("a", &["PPage"]);
-    let s = env.wait_outer("a", "page up", |s| {
+    let s = env.outer.wait_screen("a", "page up", |s| {
         s.lines().next().is_some_and(|l| l.ends_with("[21/278]"))
     });
     assert!(
@@ -441,17 +422,19 @@ fn scrollback_view_pages_through_history() {
         "{s}"
     );
     env.keys("a", &["Up", "Up"]);
-    let s = env.wait_outer("a", "up", |s| {
+    let s = env.outer.wait_screen("a", "up", |s| {
         s.lines().next().is_some_and(|l| l.ends_with("[23/278]"))
     });
     assert!(s.lines().any(|l| l == "277"), "{s}");
     env.keys("a", &["NPage"]);
-    env.wait_outer("a", "page down", |s| {
+    env.outer.wait_screen("a", "page down", |s| {
         s.lines().next().is_some_and(|l| l.ends_with("[2/278]"))
     });
     // Keys in the view are not typed into the program.
     env.keys("a", &["x", "q"]);
-    let s = env.wait_outer("a", "view closed", |s| s.lines().nth(21) == Some("300"));
+    let s = env
+        .outer
+        .wait_screen("a", "view closed", |s| s.lines().nth(21) == Some("300"));
     assert!(!s.contains("[2/278]"), "{s}");
     let inner = env.zp_ok(&["capture-pane", "-p", "-t", "log"]);
     assert!(!inner.contains('x'), "{inner}");
@@ -464,13 +447,17 @@ fn clients_leave_when_the_session_or_server_ends() {
     env.session("two");
     env.outer("a", 80, 24, "attach -t one");
     env.outer("b", 80, 24, "attach -t two");
-    env.wait_outer("a", "a attached", |s| attached(s, "one"));
-    env.wait_outer("b", "b attached", |s| attached(s, "two"));
+    env.outer
+        .wait_screen("a", "a attached", |s| attached(s, "one"));
+    env.outer
+        .wait_screen("b", "b attached", |s| attached(s, "two"));
     env.zp_ok(&["kill-session", "-t", "one"]);
-    let s = env.wait_outer("a", "exited", |s| s.contains("rc="));
+    let s = env.outer.wait_screen("a", "exited", |s| s.contains("rc="));
     assert!(s.contains("[exited]\nrc=0"), "{s}");
     env.zp_ok(&["kill-server"]);
-    let s = env.wait_outer("b", "server exited", |s| s.contains("rc="));
+    let s = env
+        .outer
+        .wait_screen("b", "server exited", |s| s.contains("rc="));
     assert!(s.contains("[server exited]\nrc=1"), "{s}");
 }
 
@@ -480,26 +467,30 @@ fn detach_and_switch_client_commands() {
     env.session("work");
     env.session("other");
     env.outer("a", 80, 24, "attach -t work");
-    env.wait_outer("a", "attached", |s| attached(s, "work"));
+    env.outer
+        .wait_screen("a", "attached", |s| attached(s, "work"));
     let name = env.zp_ok(&["list-clients", "-F", "#{client_name}"]);
     let name = name.trim();
     assert!(name.starts_with("/dev/pts/"), "{name}");
     env.zp_ok(&["switch-client", "-t", "other"]);
-    env.wait_outer("a", "switched", |s| attached(s, "other"));
+    env.outer
+        .wait_screen("a", "switched", |s| attached(s, "other"));
     env.zp_ok(&["switch-client", "-l"]);
-    env.wait_outer("a", "last", |s| attached(s, "work"));
+    env.outer.wait_screen("a", "last", |s| attached(s, "work"));
     env.zp_ok(&["switch-client", "-c", name, "-n"]);
-    env.wait_outer("a", "next", |s| attached(s, "other"));
+    env.outer.wait_screen("a", "next", |s| attached(s, "other"));
     assert_eq!(
         env.zp_ok(&["list-sessions", "-F", "#{session_name} #{session_attached}"]),
         "other 1\nwork 0\n"
     );
     env.keys("a", &["C-b", "("]);
-    env.wait_outer("a", "previous by key", |s| attached(s, "work"));
+    env.outer
+        .wait_screen("a", "previous by key", |s| attached(s, "work"));
     // A target naming a window switches to its session and selects that window.
     env.zp_ok(&["new-window", "-d", "-t", "other:"]);
     env.zp_ok(&["switch-client", "-t", "other:1"]);
-    env.wait_outer("a", "switched to a window", |s| attached(s, "other"));
+    env.outer
+        .wait_screen("a", "switched to a window", |s| attached(s, "other"));
     assert_eq!(
         env.zp_ok(&["display-message", "-p", "-t", "other", "#{window_index}"]),
         "1\n"
@@ -513,7 +504,7 @@ fn detach_and_switch_client_commands() {
     env.zp_ok(&["detach-client", "-P", "-t", &name["/dev/".len()..]]);
     // -P also hangs up the client's parent (the pane's shell), so the outer pane goes away.
     let deadline = Instant::now() + Duration::from_secs(10);
-    while env.tmux(&["has-session", "-t", "a"]).status.success() {
+    while env.outer.tmux(&["has-session", "-t", "a"]).status.success() {
         assert!(Instant::now() < deadline, "parent not hung up");
         std::thread::sleep(Duration::from_millis(50));
     }
@@ -525,17 +516,21 @@ fn attach_d_detaches_the_other_clients() {
     let env = Env::new("dflag");
     env.session("work");
     env.outer("a", 80, 24, "attach -t work");
-    env.wait_outer("a", "a attached", |s| attached(s, "work"));
+    env.outer
+        .wait_screen("a", "a attached", |s| attached(s, "work"));
     env.outer("b", 80, 24, "attach -d -t work");
-    env.wait_outer("b", "b attached", |s| attached(s, "work"));
-    let s = env.wait_outer("a", "a detached", |s| s.contains("rc="));
+    env.outer
+        .wait_screen("b", "b attached", |s| attached(s, "work"));
+    let s = env
+        .outer
+        .wait_screen("a", "a detached", |s| s.contains("rc="));
     assert!(s.contains("[detached (from session work)]\nrc=0"), "{s}");
     assert_eq!(
         env.zp_ok(&["list-clients", "-F", "#{session_name}"]),
         "work\n"
     );
     env.zp_ok(&["detach-client", "-s", "work"]);
-    env.wait_outer("b", "b detached", |s| {
+    env.outer.wait_screen("b", "b detached", |s| {
         s.contains("[detached (from session work)]")
     });
 }
@@ -544,7 +539,8 @@ fn attach_d_detaches_the_other_clients() {
 fn new_session_from_a_terminal_attaches() {
     let env = Env::new("new");
     env.outer("a", 90, 25, "new-session -s fresh 'PS1=\"% \" exec sh'");
-    env.wait_outer("a", "attached", |s| attached(s, "fresh"));
+    env.outer
+        .wait_screen("a", "attached", |s| attached(s, "fresh"));
     env.wait_zp(
         &[
             "display-message",
@@ -556,7 +552,7 @@ fn new_session_from_a_terminal_attaches() {
         "90x24 1\n",
     );
     env.keys("a", &["exit", "Enter"]);
-    let s = env.wait_outer("a", "exited", |s| s.contains("rc="));
+    let s = env.outer.wait_screen("a", "exited", |s| s.contains("rc="));
     assert!(s.contains("[exited]\nrc=0"), "{s}");
 }
 
@@ -671,7 +667,7 @@ fn waiting_clients_keep_the_server_until_the_last_session_ends() {
 fn attached_screen_matches_tmux_attached_screen() {
     let env = Env::new("cmp");
     let program = "printf 'plain\\n\\033[1;31mbold red\\033[0m and \\033[4munder\\033[0m\\n\\033[38;5;120mcol\\033[44mblue bg\\033[m\\nwide \u{4e2d}\u{6587} \u{e9}\\n\\033[7mrev   \\033[0m end\\n\\033(0lqqk\\033(B\\n\\033[2;30Hmoved\\033[8;3H'; exec cat";
-    let inner = format!("{}in", env.label);
+    let inner = format!("{}in", env.outer.label);
     let t = |args: &[&str]| {
         Command::new("tmux")
             .args(["-L", &inner, "-f/dev/null"])
@@ -697,7 +693,7 @@ fn attached_screen_matches_tmux_attached_screen() {
     ];
     assert!(t(&new).status.success());
     env.zp_ok(&new);
-    let o = env.tmux(&[
+    let o = env.outer.tmux(&[
         "new-session",
         "-d",
         "-s",
@@ -710,10 +706,12 @@ fn attached_screen_matches_tmux_attached_screen() {
     ]);
     assert!(o.status.success());
     env.outer("z", 70, 20, "attach -t work");
-    env.wait_outer("t", "tmux attached", |s| attached(s, "work"));
-    env.wait_outer("z", "zeropty attached", |s| attached(s, "work"));
+    env.outer
+        .wait_screen("t", "tmux attached", |s| attached(s, "work"));
+    env.outer
+        .wait_screen("z", "zeropty attached", |s| attached(s, "work"));
     std::thread::sleep(Duration::from_millis(300));
-    let (a, b) = (env.outer_screen("t", true), env.outer_screen("z", true));
+    let (a, b) = (env.outer.screen("t", true), env.outer.screen("z", true));
     let (a, b): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
     assert_eq!(a.len(), b.len());
     for (i, (x, y)) in a.iter().zip(&b).enumerate().take(a.len() - 1) {
@@ -725,14 +723,15 @@ fn attached_screen_matches_tmux_attached_screen() {
     assert_eq!(status(a[a.len() - 1]), status(b[b.len() - 1]));
     let cursor = |target: &str| {
         String::from_utf8(
-            env.tmux(&[
-                "display-message",
-                "-p",
-                "-t",
-                target,
-                "#{cursor_x},#{cursor_y},#{cursor_flag}",
-            ])
-            .stdout,
+            env.outer
+                .tmux(&[
+                    "display-message",
+                    "-p",
+                    "-t",
+                    target,
+                    "#{cursor_x},#{cursor_y},#{cursor_flag}",
+                ])
+                .stdout,
         )
         .unwrap()
     };

@@ -5,6 +5,7 @@
 
 mod common;
 
+use common::outer::Outer;
 use common::zp::Zp;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -467,59 +468,15 @@ fn help_describes_the_builtin() {
     );
 }
 
-/// The outer terminal: a private tmux server whose pane runs an interactive shell.
-struct Outer {
-    label: String,
-    dir: PathBuf,
-}
-
-impl Outer {
-    fn tmux(&self, args: &[&str]) -> Output {
-        Command::new("tmux")
-            .arg("-L")
-            .arg(&self.label)
-            .arg("-f/dev/null")
-            .args(args)
-            .env("TMUX_TMPDIR", &self.dir)
-            .env_remove("TMUX")
-            .stdin(Stdio::null())
-            .output()
-            .unwrap()
-    }
-
-    fn wait_screen(&self, what: &str, f: impl Fn(&str) -> bool) {
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-        loop {
-            let screen =
-                String::from_utf8_lossy(&self.tmux(&["capture-pane", "-p"]).stdout).into_owned();
-            if f(&screen) {
-                return;
-            }
-            assert!(
-                std::time::Instant::now() < deadline,
-                "{what}: the terminal never showed it:\n{screen}"
-            );
-            std::thread::sleep(std::time::Duration::from_millis(50));
-        }
-    }
-}
-
-impl Drop for Outer {
-    fn drop(&mut self) {
-        let _ = self.tmux(&["kill-server"]);
-    }
-}
-
 #[test]
 fn attach_from_a_terminal_runs_the_program() {
     for shell in SHELLS {
         let zp = Zp::new(&format!("attach{shell:?}"));
         zp.ok(&["new-session", "-d", "-s", "work", "cat"]);
-        let outer = Outer {
-            label: format!("zpshell{shell:?}{}", std::process::id()),
-            dir: zp.dir.join("outer"),
-        };
-        std::fs::create_dir_all(&outer.dir).unwrap();
+        let outer = Outer::new(
+            format!("zpshell{shell:?}{}", std::process::id()),
+            zp.dir.join("outer"),
+        );
         let (program, load) = match shell {
             Shell::Bash => (
                 "bash --norc --noprofile",
@@ -535,18 +492,30 @@ fn attach_from_a_terminal_runs_the_program() {
             bin_dir().display(),
             zp.dir.display()
         );
-        let o = outer.tmux(&["new-session", "-d", "-x", "80", "-y", "24", &start]);
+        let o = outer.tmux(&[
+            "new-session",
+            "-d",
+            "-s",
+            "outer",
+            "-x",
+            "80",
+            "-y",
+            "24",
+            &start,
+        ]);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        outer.wait_screen("a prompt", |s| s.contains("ready>"));
+        outer.wait_screen("outer", "a prompt", |s| s.contains("ready>"));
         let line = format!("{load}; clear; zeropty attach -t work");
-        outer.tmux(&["send-keys", "-l", &line]);
-        outer.tmux(&["send-keys", "Enter"]);
+        outer.tmux(&["send-keys", "-t", "outer", "-l", &line]);
+        outer.tmux(&["send-keys", "-t", "outer", "Enter"]);
         // Attached, the terminal shows the session's status line.
-        outer.wait_screen("attached", |s| {
+        outer.wait_screen("outer", "attached", |s| {
             s.lines().last().is_some_and(|l| l.starts_with("[work]"))
         });
-        outer.tmux(&["send-keys", "C-b", "d"]);
-        outer.wait_screen("detached", |s| s.contains("[detached (from session work)]"));
+        outer.tmux(&["send-keys", "-t", "outer", "C-b", "d"]);
+        outer.wait_screen("outer", "detached", |s| {
+            s.contains("[detached (from session work)]")
+        });
     }
 }
 

@@ -2,6 +2,7 @@
 //! replaying recordings into a terminal.
 #![allow(dead_code)]
 
+pub mod outer;
 pub mod zp;
 
 use std::path::PathBuf;
