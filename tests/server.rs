@@ -291,3 +291,60 @@ fn version_as_zeropty_and_as_tmux() {
     assert_eq!(String::from_utf8(out.stdout).unwrap(), "tmux 3.3a\n");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn formats_show_what_sessions_cost() {
+    let zp = Zp::new("memory");
+    let bytes = |target: &str, format: &str| -> usize {
+        let out = zp.ok(&["display-message", "-p", "-t", target, format]);
+        out.trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("{format}: {out:?}"))
+    };
+    zp.ok(&[
+        "new-session",
+        "-d",
+        "-s",
+        "small",
+        "-x",
+        "80",
+        "-y",
+        "24",
+        "cat",
+    ]);
+    zp.ok(&[
+        "new-session",
+        "-d",
+        "-s",
+        "big",
+        "-x",
+        "80",
+        "-y",
+        "24",
+        "seq 1 5000; exec cat",
+    ]);
+    // seq is done once its last line shows; history is then over 1800 lines (tmux trims it
+    // a tenth at a time past the 2000-line limit).
+    zp.wait_screen("big", |s| s.contains("5000"));
+    assert!(bytes("big", "#{history_size}") >= 1800);
+    let small = bytes("small", "#{pane_memory}");
+    let big = bytes("big", "#{pane_memory}");
+    assert!(small > 0, "a screen costs something");
+    assert!(
+        big > small + 1800 * 4,
+        "1800 lines of history cost more: {big} against {small}"
+    );
+    // A session's cost is its panes'.
+    zp.ok(&["new-window", "-d", "-t", "small", "cat"]);
+    let panes: usize = zp
+        .ok(&["list-panes", "-s", "-t", "small", "-F", "#{pane_memory}"])
+        .lines()
+        .map(|l| l.parse::<usize>().unwrap())
+        .sum();
+    assert_eq!(bytes("small", "#{session_memory}"), panes);
+    // The server's is its sessions' and its buffers'.
+    let sessions = bytes("small", "#{session_memory}") + bytes("big", "#{session_memory}");
+    assert_eq!(bytes("small", "#{server_memory}"), sessions);
+    zp.ok(&["set-buffer", "-b", "b", &"x".repeat(10_000)]);
+    assert!(bytes("small", "#{server_memory}") >= sessions + 10_000);
+}

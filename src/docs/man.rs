@@ -639,6 +639,17 @@ const FORMATS: &[ProseSection] = &[
             "> zeropty list-windows -a -f '#{m:*vim*,#{pane_current_command}}'",
         ],
     ),
+    (
+        "SS What sessions cost",
+        &[
+            "zeropty's own variables, not in tmux and not listed by `display-message -a`:",
+            "`pane_memory` :: Bytes the pane holds in the server's memory: its screen, history              included, and the queues of its input and output.",
+            "`session_memory` :: The `pane_memory` of every pane of the session.",
+            "`server_memory` :: The `session_memory` of every session and the bytes of the              paste buffers.",
+            "> zeropty list-sessions -F '#{session_name} #{session_memory}'",
+            "> zeropty display-message -p '#{server_memory}'",
+        ],
+    ),
 ];
 
 const OPTIONS: &[ProseSection] = &[(

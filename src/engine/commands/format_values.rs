@@ -156,6 +156,11 @@ pub(super) fn layout_dump(cols: u32, rows: u32, pane_id: u32) -> String {
     format!("{:04x},{cell}", layout_checksum(&cell))
 }
 
+/// Heap bytes a session's panes hold: their screens (history included) and queues.
+fn session_memory(s: &Session) -> usize {
+    s.windows.iter().map(|w| w.pane.heap_bytes()).sum()
+}
+
 /// Bytes of cell storage tmux would report for a screen (`history_bytes`): each line's cell
 /// array as far as it has been extended (5 bytes a cell) plus a 32-byte line record, over the
 /// history and the visible lines. Extended cells (wide, RGB...) are not counted.
@@ -240,6 +245,10 @@ impl Values for FormatValues<'_> {
             "socket_path" => e.socket_path.clone(),
             "start_time" => e.started.to_string(),
             "version" => env!("CARGO_PKG_VERSION").to_string(),
+            "server_memory" => {
+                let sessions: usize = e.sessions.iter().map(session_memory).sum();
+                (sessions + e.buffers.heap_bytes()).to_string()
+            }
             _ => {
                 return self.object_value(name).or_else(|| {
                     let mode_flag = |bit: u32| self.pane().map(|p| flag(p.term.mode() & bit != 0));
@@ -277,6 +286,7 @@ impl FormatValues<'_> {
                 "session_attached" => Some(s.attached.to_string()),
                 "session_windows" => Some(s.windows.len().to_string()),
                 "session_path" => Some(s.cwd.clone()),
+                "session_memory" => Some(session_memory(s).to_string()),
                 "session_grouped" | "session_many_attached" | "session_marked" => Some("0".into()),
                 "session_alerts" | "session_attached_list" => Some(String::new()),
                 "session_format" => Some(flag(self.kind == FormatKind::Session)),
@@ -400,6 +410,7 @@ impl FormatValues<'_> {
             "history_size" => t.history_size().to_string(),
             "history_limit" => t.history_limit().to_string(),
             "history_bytes" => history_bytes(p).to_string(),
+            "pane_memory" => p.heap_bytes().to_string(),
             "pane_bytes_read" => p.bytes_read.to_string(),
             "alternate_on" => flag(t.alternate_on()),
             _ => return None,
