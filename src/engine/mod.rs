@@ -27,6 +27,9 @@ pub mod target;
 pub mod tty;
 pub mod wait;
 
+#[cfg(test)]
+mod tests;
+
 use os::{Clock, IoEvent, IoId, Programs};
 use pane::Pane;
 use session::Session;
