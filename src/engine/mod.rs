@@ -2,7 +2,9 @@
 //! It touches the OS only through traits ([`os::Programs`], [`os::Clock`]), so it is
 //! unit-tested with fakes, and it owns no thread: a host (the server's loop, or a program that
 //! embeds zeropty) calls [`Engine::run`] for commands, [`Engine::io_event`] for readiness and
-//! [`Engine::tick`] when [`Engine::next_deadline`] passes.
+//! [`Engine::tick`] when [`Engine::next_deadline`] passes (the server calls it at the end of
+//! every turn, once the turn's replies are written: keys that commands queued reach their
+//! programs then, and the deadline is now while any wait).
 //!
 //! Every interface reaches the engine the same way: an argument vector in, a [`Reply`] with an
 //! exit code, standard output and standard error out.
@@ -319,8 +321,12 @@ impl Engine {
         commands::run_pending_hooks(self);
     }
 
-    /// When the engine next needs [`Engine::tick`] (monotonic ms), if ever.
+    /// When the engine next needs [`Engine::tick`] (monotonic ms), if ever: now while keys
+    /// wait to reach their programs.
     pub fn next_deadline(&self) -> Option<u64> {
+        if !self.queued_input.is_empty() {
+            return Some(self.host.now_ms());
+        }
         self.panes()
             .filter_map(|p| p.string_since)
             .map(|t| t + crate::term::STRING_TIMEOUT_MS)

@@ -171,8 +171,14 @@ fn keys_reach_the_program_at_the_end_of_the_turn() {
     // after the host has sent the reply.
     assert!(ok(&mut e, &["capture-pane", "-p", "-t", "a"]).starts_with("hi\n"));
     assert!(world.borrow().input.get(&io).is_none_or(Vec::is_empty));
+    assert_eq!(
+        e.next_deadline(),
+        Some(1_000),
+        "a host that waits for deadlines ticks now"
+    );
     e.tick();
     assert_eq!(world.borrow().input[&io], b"hi\n");
+    assert_eq!(e.next_deadline(), None);
 }
 
 #[test]
