@@ -114,6 +114,18 @@ pub fn attaches(args: &[String]) -> bool {
     })
 }
 
+/// The `-e NAME=VALUE` flags of the commands that start a program (values without `=` are
+/// ignored, as tmux ignores them).
+fn environment_flags(args: &Args) -> Vec<(String, String)> {
+    args.values('e')
+        .iter()
+        .filter_map(|v| {
+            v.split_once('=')
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+        })
+        .collect()
+}
+
 /// Finds a command by name or alias, or by unique prefix of a name, as tmux does.
 pub fn find(name: &str) -> Result<&'static CommandDef, String> {
     if let Some(c) = all()

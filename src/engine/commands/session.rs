@@ -66,14 +66,7 @@ fn new_session(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), Str
         Some(c) => absolute(&ctx.req.cwd, c),
         None => ctx.req.cwd.clone(),
     };
-    let extra: Vec<(String, String)> = args
-        .values('e')
-        .iter()
-        .filter_map(|v| {
-            v.split_once('=')
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-        })
-        .collect();
+    let extra = super::environment_flags(args);
     let now = e.host.wall_time();
     let id = e.alloc_session_id();
     let name = name.unwrap_or_else(|| next_session_name(e));

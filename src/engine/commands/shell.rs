@@ -208,14 +208,7 @@ fn respawn_pane(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), St
         Some(c) => absolute(&ctx.req.cwd, &expand(e, c, Some(f))),
         None => e.sessions[si].windows[wi].pane.start_cwd.clone(),
     };
-    let extra: Vec<(String, String)> = args
-        .values('e')
-        .iter()
-        .filter_map(|v| {
-            v.split_once('=')
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-        })
-        .collect();
+    let extra = super::environment_flags(args);
     let client_path = ctx.req.env.get("PATH").cloned();
     let (pane_id, cols, rows, backend) = {
         let p = &e.sessions[si].windows[wi].pane;

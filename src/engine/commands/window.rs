@@ -290,14 +290,7 @@ fn new_window(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), Stri
         Some(c) => absolute(&client_cwd, &expand(e, c, Some(cur))),
         None => client_cwd,
     };
-    let extra: Vec<(String, String)> = args
-        .values('e')
-        .iter()
-        .filter_map(|v| {
-            v.split_once('=')
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-        })
-        .collect();
+    let extra = super::environment_flags(args);
     let (cols, rows) = session_size(e, si);
     let spawn = SpawnWindow {
         index: 0,
