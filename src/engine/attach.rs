@@ -653,7 +653,8 @@ impl Engine {
         Some(frame)
     }
 
-    /// Keeps the scrollback view on the same text while new lines arrive.
+    /// Keeps the scrollback view on the same text while new lines arrive (read first, as
+    /// every reader of a screen is).
     fn follow_history(&mut self, conn: u64) {
         let Some(c) = self.clients.get(conn) else {
             return;
@@ -661,6 +662,7 @@ impl Engine {
         let Some(si) = self.session_index(c.session) else {
             return;
         };
+        self.drain(self.sessions[si].current_window().pane.id);
         let t = &self.sessions[si].current_window().pane.term;
         let (hsize, rows) = (t.history_size(), t.rows());
         if let Some(c) = self.clients.get_mut(conn) {

@@ -24,6 +24,7 @@ pub mod options;
 pub mod os;
 pub mod pane;
 pub mod pipe;
+pub mod reads;
 pub mod session;
 pub mod target;
 pub mod tty;
@@ -149,6 +150,15 @@ pub struct Engine {
     pub waits: wait::Waits,
     /// Panes with keys queued this turn, flushed by [`Engine::tick`].
     queued_input: Vec<u32>,
+    /// Which panes' output waits to be read, and until when.
+    reads: reads::Reads,
+    /// Panes inside an unterminated string sequence (checked for tmux's string timeout); may
+    /// list panes that have left it or are gone.
+    in_string: Vec<u32>,
+    /// Where each pane was last found (session index, window index): checked before use, so
+    /// moves and removals only cost a search when they happen. A pane is found from its
+    /// terminal's events, so with thousands of sessions a search per event would dominate.
+    pane_places: std::cell::RefCell<HashMap<u32, (usize, usize)>>,
 }
 
 impl Engine {
@@ -184,6 +194,9 @@ impl Engine {
             clients: attach::Clients::default(),
             waits: wait::Waits::default(),
             queued_input: Vec::new(),
+            reads: reads::Reads::default(),
+            in_string: Vec::new(),
+            pane_places: Default::default(),
         }
     }
 
@@ -301,36 +314,56 @@ impl Engine {
             self.host.release(io);
             return;
         };
-        self.with_pane(pane_id, |pane, os, now| match event {
-            IoEvent::Readable => {
-                pane.drain_output(os, now);
-                if pane.eof {
-                    pane.update_watch(os);
-                }
+        match event {
+            IoEvent::Readable => self.output_ready(pane_id),
+            IoEvent::Writable => {
+                self.with_pane(pane_id, |pane, os, _| pane.flush_input(os));
             }
-            IoEvent::Writable => pane.flush_input(os),
             IoEvent::Exited => {
-                if let Some(status) = os.reap(pane.pid) {
-                    pane.dead_status = Some(status);
-                }
-                pane.drain_output(os, now);
-                pane.dead = true;
+                self.with_pane(pane_id, |pane, os, now| {
+                    if let Some(status) = os.reap(pane.pid) {
+                        pane.dead_status = Some(status);
+                    }
+                    pane.drain_output(os, now);
+                    pane.dead = true;
+                });
             }
-        });
-        self.reap_dead();
-        commands::run_pending_hooks(self);
+        }
+        let Some(ended) = self.with_pane(pane_id, |pane, _, _| pane.dead || pane.eof) else {
+            return;
+        };
+        self.note_string_state(pane_id);
+        if ended {
+            self.reap_dead();
+            commands::run_pending_hooks(self);
+        }
+    }
+
+    /// Keeps the list of panes inside a string sequence current after their output was read.
+    fn note_string_state(&mut self, pane_id: u32) {
+        let in_string = self.pane(pane_id).is_some_and(|p| p.string_since.is_some());
+        if in_string && !self.in_string.contains(&pane_id) {
+            self.in_string.push(pane_id);
+        }
     }
 
     /// When the engine next needs [`Engine::tick`] (monotonic ms), if ever: now while keys
     /// wait to reach their programs.
     pub fn next_deadline(&self) -> Option<u64> {
+        let now = self.host.now_ms();
         if !self.queued_input.is_empty() {
-            return Some(self.host.now_ms());
+            return Some(now);
         }
-        self.panes()
-            .filter_map(|p| p.string_since)
-            .map(|t| t + crate::term::STRING_TIMEOUT_MS)
-            .min()
+        let strings = self
+            .in_string
+            .iter()
+            .filter_map(|&id| self.pane(id)?.string_since)
+            .map(|t| t + crate::term::STRING_TIMEOUT_MS);
+        let backlog_due = |id| {
+            let p = self.pane(id)?;
+            (p.backlog_len() > 0).then_some(p.read_ahead_at + reads::PAUSE_MS)
+        };
+        strings.chain(self.reads.deadline(backlog_due)).min()
     }
 
     /// Queues keys for a pane's program (see [`pane::Pane::queue_keys`]); they reach it at
@@ -352,22 +385,30 @@ impl Engine {
     }
 
     /// The end of a turn, after the host has written the turn's replies: keys queued by
-    /// commands reach their programs, and unterminated string sequences time out as in tmux.
+    /// commands reach their programs, output due is read, and unterminated string sequences
+    /// time out as in tmux.
     pub fn tick(&mut self) {
         for pane_id in std::mem::take(&mut self.queued_input) {
             self.with_pane(pane_id, |p, os, _| p.flush_input(os));
         }
         let now = self.host.now_ms();
-        for s in &mut self.sessions {
-            for w in &mut s.windows {
-                let p = &mut w.pane;
+        let mut in_string = std::mem::take(&mut self.in_string);
+        in_string.retain(|&id| {
+            self.with_pane(id, |p, _, _| {
                 if p.string_since
                     .is_some_and(|t| now >= t + crate::term::STRING_TIMEOUT_MS)
                 {
                     p.term.abandon_string();
                     p.string_since = None;
                 }
-            }
+                p.string_since.is_some()
+            })
+            .unwrap_or(false)
+        });
+        self.in_string.extend(in_string);
+        if self.read_due() {
+            self.reap_dead();
+            commands::run_pending_hooks(self);
         }
     }
 
@@ -392,12 +433,30 @@ impl Engine {
     }
 
     fn locate_pane(&self, pane_id: u32) -> Option<(usize, usize)> {
-        self.sessions.iter().enumerate().find_map(|(si, s)| {
+        let cached = self.pane_places.borrow().get(&pane_id).copied();
+        if let Some((si, wi)) = cached {
+            let here = self.sessions.get(si).and_then(|s| s.windows.get(wi));
+            if here.is_some_and(|w| w.pane.id == pane_id) {
+                return Some((si, wi));
+            }
+        }
+        let found = self.sessions.iter().enumerate().find_map(|(si, s)| {
             s.windows
                 .iter()
                 .position(|w| w.pane.id == pane_id)
                 .map(|wi| (si, wi))
-        })
+        });
+        let mut places = self.pane_places.borrow_mut();
+        match found {
+            Some(place) => places.insert(pane_id, place),
+            None => places.remove(&pane_id),
+        };
+        found
+    }
+
+    pub fn pane(&self, pane_id: u32) -> Option<&Pane> {
+        let (si, wi) = self.locate_pane(pane_id)?;
+        Some(&self.sessions[si].windows[wi].pane)
     }
 
     pub fn pane_mut(&mut self, pane_id: u32) -> Option<&mut Pane> {
@@ -424,6 +483,7 @@ impl Engine {
         self.with_pane(pane_id, |pane, os, now| {
             pane.drain_output(os, now);
         });
+        self.note_string_state(pane_id);
     }
 
     /// Removes panes whose programs have ended (unless remain-on-exit keeps them), then
@@ -438,8 +498,11 @@ impl Engine {
                 if gone && pane.io.is_some() {
                     // Before the terminal closes: closing may collect the program.
                     commands::collect_status(self, i, wi);
+                    let now = self.host.now_ms();
                     let pane = &mut self.sessions[i].windows[wi].pane;
                     let os: &mut dyn Programs = &mut *self.host;
+                    // What a busy writer left read ahead belongs on the screen it leaves.
+                    pane.parse_backlog(os, now);
                     if let Some(io) = pane.io {
                         self.panes_by_io.remove(&io);
                     }
@@ -453,7 +516,8 @@ impl Engine {
                         session: Some(self.sessions[i].id),
                         pane: Some(self.sessions[i].windows[wi].pane.id),
                     });
-                    self.sessions[i].remove_window(wi);
+                    let gone = self.sessions[i].remove_window(wi);
+                    self.pane_places.get_mut().remove(&gone.pane.id);
                     let s = &self.sessions[i];
                     if self.options.session_string(s, "renumber-windows") == "on" {
                         let base = self.options.session_number(s, "base-index").max(0) as u32;
@@ -506,6 +570,7 @@ impl Engine {
         if let Some(io) = pane.io {
             self.panes_by_io.remove(&io);
         }
+        self.pane_places.get_mut().remove(&pane.id);
         pane.close(os);
     }
 

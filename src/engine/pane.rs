@@ -11,9 +11,18 @@
 //! output processing and sends no markers, so its output goes straight to the screen and its
 //! keys straight to the terminal (echo comes back as output).
 //!
-//! Invariants: `input[input_sent..]` is exactly what the program has not been given yet; the
-//! screen has seen every output byte read from the program (nothing is parsed twice or
-//! dropped); `bytes_read` counts them.
+//! Output is read in one of three ways, chosen by the engine (see `Engine::io_event`):
+//! [`Pane::drain_output`] reads and parses at once (a reader is waiting, or a batch boundary
+//! came); a quiet pane's readiness is *deferred* to the next batch boundary (its readability is
+//! not watched meanwhile, so it costs no wakeups); and a *busy* pane, whose program writes
+//! faster than a batch holds, is read ahead into `backlog` without parsing
+//! ([`Pane::read_ahead`]) so its writer never waits on the parser, and parsed once the writer
+//! pauses ([`Pane::parse_backlog`]).
+//!
+//! Invariants: `input[input_sent..]` is exactly what the program has not been given yet; every
+//! output byte read from the program is either in `backlog` or has been seen by the screen, in
+//! order (nothing is parsed twice or dropped; the backlog is always parsed before newer bytes);
+//! `bytes_read` counts them.
 
 use super::ldisc::{LdAction, LineDiscipline};
 use super::os::{Backend, IoId, Programs};
@@ -27,6 +36,15 @@ pub const READ_LIMIT_PER_TURN: usize = 4 << 20;
 
 /// The most one read returns (the host's buffer): a shorter read took all there was.
 pub const READ_SIZE: usize = 65536;
+
+/// A pane with this much output queued (at a wakeup) or read in one batch interval is busy:
+/// its program would soon block on a full socket (a unix socket holds some tens of KB of
+/// small writes), so it is read as soon as it writes rather than at the next boundary.
+pub const BUSY_BYTES: usize = 16 << 10;
+
+/// Most output a busy pane holds unparsed while its program keeps writing; past it the
+/// backlog is parsed even though the writer has not paused, which bounds the memory.
+pub const BACKLOG_LIMIT: usize = 8 << 20;
 
 pub struct Pane {
     pub id: u32,
@@ -65,6 +83,17 @@ pub struct Pane {
     waiting_writable: bool,
     /// `pipe-pane`'s command, if one is open (boxed: few panes have one).
     pub pipe: Option<Box<PanePipe>>,
+    /// Output read ahead and not parsed yet (a busy writer's; empty and unallocated otherwise).
+    backlog: Vec<u8>,
+    /// When output was last read ahead (monotonic ms).
+    pub read_ahead_at: u64,
+    /// Readiness was reported and the read put off to the next batch boundary; readability
+    /// is not watched until then.
+    pub deferred: bool,
+    /// The program writes faster than a batch interval holds: read as soon as it writes.
+    pub busy: bool,
+    /// Bytes read since the pane's batch interval began (decides `busy`).
+    pub interval_bytes: usize,
 }
 
 pub struct NewPane {
@@ -109,29 +138,93 @@ impl Pane {
             pending_signals: Vec::new(),
             waiting_writable: false,
             pipe: None,
+            backlog: Vec::new(),
+            read_ahead_at: 0,
+            deferred: false,
+            busy: false,
+            interval_bytes: 0,
         }
     }
 
-    /// Reads and parses what the program has written (up to [`READ_LIMIT_PER_TURN`]).
-    /// Returns whether anything was read.
+    /// Reads and parses what the program has written (up to [`READ_LIMIT_PER_TURN`]), after
+    /// any backlog. Returns whether anything was parsed.
+    /// A deferred pane's readability is watched again.
     pub fn drain_output(&mut self, os: &mut dyn Programs, now_ms: u64) -> bool {
-        let Some(io) = self.io else { return false };
-        if self.output_stopped {
+        if self.deferred {
+            self.deferred = false;
+            self.update_watch(os);
+        }
+        let parsed_backlog = self.parse_backlog(os, now_ms);
+        let read = self.read_with(os, READ_LIMIT_PER_TURN, |pane, data| pane.take_output(data));
+        // At end of file too: the scanner may hold the start of what looked like a marker.
+        if read > 0 || self.eof {
+            self.end_output(os, now_ms);
+        }
+        parsed_backlog || read > 0
+    }
+
+    /// Reads what the program has written into the backlog without parsing it, up to
+    /// [`BACKLOG_LIMIT`]. Returns the bytes read.
+    pub fn read_ahead(&mut self, os: &mut dyn Programs, now_ms: u64) -> usize {
+        let room = BACKLOG_LIMIT.saturating_sub(self.backlog.len());
+        let read = self.read_with(os, room, |pane, data| pane.backlog.extend_from_slice(data));
+        if read > 0 {
+            self.read_ahead_at = now_ms;
+        }
+        read
+    }
+
+    /// Bytes read ahead and not parsed yet.
+    pub fn backlog_len(&self) -> usize {
+        self.backlog.len()
+    }
+
+    /// Parses the backlog. Returns whether there was any.
+    pub fn parse_backlog(&mut self, os: &mut dyn Programs, now_ms: u64) -> bool {
+        if self.backlog.is_empty() {
             return false;
         }
+        // Taken, not cleared: a busy writer's backlog can be megabytes, and a pane that goes
+        // quiet should not keep that much capacity.
+        let backlog = std::mem::take(&mut self.backlog);
+        self.take_output(&backlog);
+        self.end_output(os, now_ms);
+        true
+    }
+
+    /// After output was parsed: what a program that ended left held, the terminal's replies,
+    /// the string timeout, the pipe's copy.
+    fn end_output(&mut self, os: &mut dyn Programs, now_ms: u64) {
+        if self.eof && self.backlog.is_empty() {
+            self.flush_held();
+        }
+        self.after_output(os, now_ms);
+        self.flush_pipe(os);
+    }
+
+    /// Reads until the terminal has nothing more (or `limit` bytes), handing each piece to
+    /// `sink`. Returns the bytes read; end of file sets `eof`.
+    fn read_with(
+        &mut self,
+        os: &mut dyn Programs,
+        limit: usize,
+        mut sink: impl FnMut(&mut Pane, &[u8]),
+    ) -> usize {
+        let Some(io) = self.io else { return 0 };
+        if self.output_stopped || self.eof {
+            return 0;
+        }
         let mut total = 0;
-        while total < READ_LIMIT_PER_TURN {
+        while total < limit {
             match os.read(io) {
                 Ok([]) => {
                     self.eof = true;
-                    self.flush_held();
                     break;
                 }
                 Ok(data) => {
                     let n = data.len();
                     total += n;
-                    self.bytes_read += n as u64;
-                    self.take_output(data);
+                    sink(self, data);
                     // A socket's short read took all there was (a PTY's may not: it hands
                     // out a few KB at a time); what comes later is reported again, so the
                     // read that would only say EAGAIN is saved.
@@ -146,11 +239,9 @@ impl Pane {
                 }
             }
         }
-        if total > 0 {
-            self.after_output(os, now_ms);
-            self.flush_pipe(os);
-        }
-        total > 0
+        self.bytes_read += total as u64;
+        self.interval_bytes += total;
+        total
     }
 
     fn take_output(&mut self, data: &[u8]) {
@@ -279,7 +370,8 @@ impl Pane {
     pub fn update_watch(&mut self, os: &mut dyn Programs) {
         let Some(io) = self.io else { return };
         let want_write = self.input_pending() > 0;
-        os.watch(io, !self.output_stopped && !self.eof, want_write);
+        let want_read = !self.output_stopped && !self.eof && !self.deferred;
+        os.watch(io, want_read, want_write);
         self.waiting_writable = want_write;
     }
 
@@ -323,7 +415,10 @@ impl Pane {
 
     /// Heap bytes of the screen and the queues.
     pub fn heap_bytes(&self) -> usize {
-        self.term.heap_bytes() + self.input.capacity() + self.scanner.held()
+        self.term.heap_bytes()
+            + self.input.capacity()
+            + self.scanner.held()
+            + self.backlog.capacity()
     }
 
     fn apply(&mut self, actions: Vec<LdAction>) {

@@ -18,6 +18,11 @@ struct World {
     output: HashMap<IoId, Vec<u8>>,
     /// Everything the engine wrote to each program.
     input: HashMap<IoId, Vec<u8>>,
+    /// Whether the engine watches each terminal for output, as it last asked (a terminal
+    /// is watched from its start).
+    watched_readable: HashMap<IoId, bool>,
+    /// The monotonic clock (ms), moved by the test.
+    now: u64,
 }
 
 struct FakeHost {
@@ -26,9 +31,15 @@ struct FakeHost {
     read_buf: Vec<u8>,
 }
 
+impl World {
+    fn watching_output(&self, io: IoId) -> bool {
+        self.watched_readable.get(&io).copied().unwrap_or(true)
+    }
+}
+
 impl Clock for FakeHost {
     fn now_ms(&self) -> u64 {
-        1_000
+        self.world.borrow().now
     }
 
     fn wall_time(&self) -> i64 {
@@ -70,7 +81,12 @@ impl Programs for FakeHost {
         self.world.borrow().output.get(&io).map_or(0, Vec::len)
     }
 
-    fn watch(&mut self, _io: IoId, _readable: bool, _writable: bool) {}
+    fn watch(&mut self, io: IoId, readable: bool, _writable: bool) {
+        self.world
+            .borrow_mut()
+            .watched_readable
+            .insert(io, readable);
+    }
     fn close(&mut self, _io: IoId) {}
     fn release(&mut self, _io: IoId) {}
     fn reap(&mut self, _pid: i32) -> Option<i32> {
@@ -111,7 +127,10 @@ impl Programs for FakeHost {
 
 /// An engine on a fake host whose environment says `SHELL=shell`.
 fn engine(shell: &str) -> (Engine, Rc<RefCell<World>>) {
-    let world = Rc::new(RefCell::new(World::default()));
+    let world = Rc::new(RefCell::new(World {
+        now: 1_000,
+        ..World::default()
+    }));
     let host = FakeHost {
         world: world.clone(),
         read_buf: Vec::new(),
@@ -182,16 +201,133 @@ fn keys_reach_the_program_at_the_end_of_the_turn() {
 }
 
 #[test]
-fn output_is_read_on_readiness_and_before_any_reader() {
+fn quiet_output_waits_for_the_batch_boundary_unless_a_reader_comes_first() {
     let (mut e, world) = engine("/bin/sh");
     let io = session(&mut e);
     world.borrow_mut().output.insert(io, b"first\r\n".to_vec());
     e.io_event(io, IoEvent::Readable);
-    assert!(world.borrow().output[&io].is_empty(), "read on readiness");
-    // Output no event has announced yet is still what a capture shows.
-    world.borrow_mut().output.insert(io, b"second".to_vec());
+    assert_eq!(
+        world.borrow().output[&io],
+        b"first\r\n",
+        "deferred, not read"
+    );
+    assert!(!world.borrow().watching_output(io), "no wakeups meanwhile");
+    assert_eq!(e.next_deadline(), Some(1_005), "a probe of its queue");
+    world.borrow_mut().now = 1_005;
+    e.tick();
+    assert!(
+        !world.borrow().watching_output(io),
+        "its queue did not grow"
+    );
+    assert_eq!(e.next_deadline(), Some(1_200), "the next 300 ms boundary");
+    world.borrow_mut().now = 1_199;
+    e.tick();
+    assert!(
+        !world.borrow().output[&io].is_empty(),
+        "not before the boundary"
+    );
+    world.borrow_mut().now = 1_200;
+    e.tick();
+    assert!(
+        world.borrow().output[&io].is_empty(),
+        "read at the boundary"
+    );
+    assert!(world.borrow().watching_output(io));
+    assert_eq!(e.next_deadline(), None);
+
+    // A reader never sees a stale screen: deferred output and output no event has announced
+    // yet are read before it answers.
+    world.borrow_mut().output.insert(io, b"second\r\n".to_vec());
+    e.io_event(io, IoEvent::Readable);
+    world
+        .borrow_mut()
+        .output
+        .get_mut(&io)
+        .unwrap()
+        .extend(b"third");
     let screen = ok(&mut e, &["capture-pane", "-p", "-t", "a"]);
-    assert!(screen.starts_with("first\nsecond\n"), "{screen:?}");
+    assert!(screen.starts_with("first\nsecond\nthird\n"), "{screen:?}");
+    assert!(world.borrow().watching_output(io));
+}
+
+#[test]
+fn a_queue_that_grows_after_its_pane_was_deferred_makes_the_pane_busy() {
+    let (mut e, world) = engine("/bin/sh");
+    let io = session(&mut e);
+    world.borrow_mut().output.insert(io, b"1\r\n".to_vec());
+    e.io_event(io, IoEvent::Readable);
+    assert!(!world.borrow().watching_output(io));
+    // Small writes fill a socket long before their bytes add up: growth is the sign.
+    world
+        .borrow_mut()
+        .output
+        .get_mut(&io)
+        .unwrap()
+        .extend(b"2\r\n");
+    world.borrow_mut().now = 1_005;
+    e.tick();
+    assert!(world.borrow().output[&io].is_empty(), "read at the probe");
+    assert!(world.borrow().watching_output(io), "and whenever it writes");
+    assert!(e.panes().next().unwrap().busy);
+    e.tick();
+    let screen = ok(&mut e, &["capture-pane", "-p", "-t", "a"]);
+    assert!(screen.starts_with("1\n2\n"), "{screen:?}");
+}
+
+#[test]
+fn busy_output_is_read_at_once_and_parsed_when_the_writer_pauses() {
+    let (mut e, world) = engine("/bin/sh");
+    let io = session(&mut e);
+    let line = b"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcde\r\n";
+    let burst: Vec<u8> = line.repeat(super::pane::BUSY_BYTES / line.len() + 1);
+    world.borrow_mut().output.insert(io, burst.clone());
+    e.io_event(io, IoEvent::Readable);
+    assert!(
+        world.borrow().output[&io].is_empty(),
+        "a full queue is read at once"
+    );
+    assert!(world.borrow().watching_output(io));
+    let pane = e.panes().next().unwrap();
+    assert_eq!(
+        pane.backlog_len(),
+        burst.len(),
+        "read ahead, not parsed yet"
+    );
+    assert_eq!(
+        e.next_deadline(),
+        Some(1_000 + super::reads::PAUSE_MS),
+        "parsed once the writer pauses"
+    );
+    // The writer keeps going: its output is read ahead again, still not parsed.
+    world.borrow_mut().output.insert(io, b"last\r\n".to_vec());
+    e.tick();
+    assert_eq!(e.panes().next().unwrap().backlog_len(), burst.len() + 6);
+    // It pauses: everything is parsed in order.
+    world.borrow_mut().now = 1_000 + super::reads::PAUSE_MS;
+    e.tick();
+    let pane = e.panes().next().unwrap();
+    assert_eq!(pane.backlog_len(), 0);
+    assert_eq!(pane.bytes_read, burst.len() as u64 + 6);
+    let screen = ok(&mut e, &["capture-pane", "-p", "-t", "a"]);
+    assert!(screen.contains("cde\nlast\n"), "in order: {screen:?}");
+
+    // Busy while it writes a batch's worth an interval; back to batched reads after one
+    // quiet interval.
+    assert!(e.panes().next().unwrap().busy);
+    world.borrow_mut().now = 1_200;
+    e.tick();
+    assert!(
+        e.panes().next().unwrap().busy,
+        "it wrote a batch's worth since 1000"
+    );
+    assert_eq!(e.next_deadline(), Some(1_500));
+    world.borrow_mut().now = 1_500;
+    e.tick();
+    assert!(!e.panes().next().unwrap().busy);
+    assert_eq!(e.next_deadline(), None);
+    world.borrow_mut().output.insert(io, b"quiet\r\n".to_vec());
+    e.io_event(io, IoEvent::Readable);
+    assert!(!world.borrow().watching_output(io), "deferred again");
 }
 
 #[test]
