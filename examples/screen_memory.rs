@@ -14,11 +14,14 @@
 //! history-limit 2000 (as tmux's default), counted and as `heap_bytes()` reports it, and of the
 //! latter the history rows and the style table (styles interned by the screen); ours with
 //! history-limit 0; the vt100 crate's `Parser::new(rows, cols, 0)` (scrollback 2000 for the
-//! history row, so that it can hold one).
+//! history row, so that it can hold one); ours with history-limit 2000 after `freeze()`, counted
+//! (the chunk plus what stays hot) and of it the chunk; then how long freezing and thawing that
+//! screen take (the median of many rounds, each a `freeze()` then a `thaw()` of the same terminal).
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::PathBuf;
 use std::process::exit;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::time::{Duration, Instant};
 use zeropty::cast::Cast;
 use zeropty::term::Terminal;
 
@@ -106,17 +109,53 @@ fn report(term: &Terminal) -> Reported {
     }
 }
 
+fn fed(limit: u32, chunks: &[&[u8]]) -> Terminal {
+    let mut term = Terminal::new(COLS, ROWS, limit);
+    for c in chunks {
+        term.feed(c);
+    }
+    term
+}
+
 fn ours(limit: u32, chunks: &[&[u8]]) -> (usize, Reported) {
+    held(|| fed(limit, chunks), report)
+}
+
+/// Live bytes of the terminal frozen, with its `heap_bytes()` and `frozen_bytes()`.
+fn frozen(chunks: &[&[u8]]) -> (usize, (usize, usize)) {
     held(
         || {
-            let mut term = Terminal::new(COLS, ROWS, limit);
-            for c in chunks {
-                term.feed(c);
-            }
+            let mut term = fed(HISTORY, chunks);
+            term.freeze();
             term
         },
-        report,
+        |t| (t.heap_bytes(), t.frozen_bytes()),
     )
+}
+
+/// Rounds of freezing and thawing timed, after a few untimed ones.
+const ROUNDS: usize = 301;
+
+/// Median time of one `freeze()` and of one `thaw()` of the terminal `chunks` leave.
+fn freeze_cost(chunks: &[&[u8]]) -> (Duration, Duration) {
+    let mut term = fed(HISTORY, chunks);
+    let (mut freezes, mut thaws) = (Vec::new(), Vec::new());
+    for round in 0..ROUNDS + 10 {
+        let start = Instant::now();
+        term.freeze();
+        let frozen = Instant::now();
+        term.thaw();
+        let thawed = Instant::now();
+        if round >= 10 {
+            freezes.push(frozen - start);
+            thaws.push(thawed - frozen);
+        }
+    }
+    let median = |mut v: Vec<Duration>| {
+        v.sort();
+        v[v.len() / 2]
+    };
+    (median(freezes), median(thaws))
 }
 
 fn vt100(scrollback: usize, chunks: &[&[u8]]) -> usize {
@@ -154,16 +193,32 @@ struct Line {
     reported: Reported,
     ours_no_history: usize,
     vt100: usize,
+    frozen: usize,
+    chunk: usize,
+    freeze: Duration,
+    thaw: Duration,
 }
 
 fn measure(label: String, chunks: &[&[u8]], vt100_scrollback: usize) -> Line {
     let (ours_bytes, reported) = ours(HISTORY, chunks);
+    let (frozen_bytes, (frozen_reported, chunk)) = frozen(chunks);
+    if frozen_bytes != frozen_reported {
+        fail(
+            &label,
+            format!("frozen: {frozen_bytes} bytes held, heap_bytes() says {frozen_reported}"),
+        );
+    }
+    let (freeze, thaw) = freeze_cost(chunks);
     Line {
         label,
         ours: ours_bytes,
         reported,
         ours_no_history: ours(0, chunks).0,
         vt100: vt100(vt100_scrollback, chunks),
+        frozen: frozen_bytes,
+        chunk,
+        freeze,
+        thaw,
     }
 }
 
@@ -293,8 +348,13 @@ fn main() {
         "styles",
         "zeropty hist 0",
         "vt100",
+        "frozen",
+        "chunk",
+        "freeze us",
+        "thaw us",
     ];
-    const COLUMNS: usize = 7;
+    const COLUMNS: usize = 11;
+    let micros = |d: Duration| format!("{:.1}", d.as_secs_f64() * 1e6);
     let rows: Vec<[String; COLUMNS]> = lines
         .iter()
         .map(|l| {
@@ -306,6 +366,10 @@ fn main() {
                 l.reported.palette.to_string(),
                 l.ours_no_history.to_string(),
                 l.vt100.to_string(),
+                l.frozen.to_string(),
+                l.chunk.to_string(),
+                micros(l.freeze),
+                micros(l.thaw),
             ]
         })
         .collect();
@@ -333,7 +397,8 @@ fn main() {
     println!(
         "bytes; zeropty with history-limit {HISTORY} (hist 0: limit 0), of heap_bytes() the \
          history rows and the style table; vt100: Parser::new({ROWS}, {COLS}, 0), scrollback \
-         {HISTORY} on the history row"
+         {HISTORY} on the history row; frozen: limit {HISTORY} after freeze() (counted, the \
+         chunk included); freeze/thaw: median microseconds of {ROUNDS} rounds"
     );
     println!(
         "not included, the objects themselves: Terminal {} B, vt100::Parser {} B",

@@ -12,9 +12,15 @@
 //! - `ZEROPTY_FUZZ_SEED`: the seed of the sequence of cases (printed at the start);
 //! - `ZEROPTY_FUZZ_CASE`: runs the one case with that seed and minimizes it if it fails.
 //!
+//! Cases also freeze the terminal under test between steps (and thaw it, leave it frozen for the
+//! next step, or move its chunk out and back): nothing a reader sees may change, and the frozen
+//! terminal must hold no more than its chunk and what stays hot.
+//!
 //! The other tests each feed one kind of hostile input and check an exact expectation; the
 //! last ones pin down edge cases of resizes, overwrites and extreme sizes.
+mod common;
 
+use common::seen;
 use std::time::{Duration, Instant};
 use zeropty::term::cell::{Graphemes, Palette, Style};
 use zeropty::term::grid::Grid;
@@ -759,10 +765,10 @@ fn check_grid_rows(g: &Grid, max_cols: u32, rows_hwm: usize, what: &str) {
                 "{what} row {y}: {heap} bytes packed for {stored} cells"
             );
         } else {
-            assert!(
-                heap <= expanded_row_allowance(max_cols),
-                "{what} row {y}: {heap} bytes"
-            );
+            // An expanded row also keeps the packed bytes it was expanded from (every row of
+            // a thawed screen comes back packed, the cursor's too).
+            let allowed = expanded_row_allowance(max_cols) + packed_row_allowance(widest);
+            assert!(heap <= allowed, "{what} row {y}: {heap} bytes");
         }
         rows_heap += heap;
     }
@@ -907,6 +913,41 @@ fn random_options(rng: &mut Rng, hsize: u32, rows: u32) -> CaptureOptions {
     }
 }
 
+/// Bytes a frozen screen's chunk may take: each row as its packing's worst case plus its flags
+/// and counts, each style as four varints, each grapheme with its length, and the tab stops.
+fn chunk_allowance(t: &Terminal) -> usize {
+    let s = t.screen();
+    let rows: usize = std::iter::once(&s.grid)
+        .chain(s.saved_grid())
+        .flat_map(|g| g.rows())
+        .map(|r| packed_row_allowance(r.stored_len()) + 8)
+        .sum();
+    let graphemes: usize = (0..s.graphemes.len() as u32)
+        .map(|i| s.graphemes.get(i).len() + 5)
+        .sum();
+    rows + 20 * s.palette.len() + graphemes + t.cols().div_ceil(64) as usize * 8 + 16
+}
+
+/// Heap a hot terminal holds besides its rows and tables: what freezing must not add to.
+fn heap_besides_rows(t: &Terminal) -> usize {
+    let s = t.screen();
+    t.heap_bytes()
+        - s.grid.heap_bytes()
+        - s.saved_grid().map_or(0, Grid::heap_bytes)
+        - s.palette.heap_bytes()
+        - s.graphemes.heap_bytes()
+}
+
+/// What a case does after freezing the terminal under test.
+#[derive(Clone, Copy, Debug)]
+enum Freeze {
+    Thaw,
+    /// Leave it frozen: the next step reads it through a copy or thaws it.
+    Stay,
+    /// Move its chunk out and give it back (it stays frozen).
+    Cold,
+}
+
 /// A terminal under test, with the size it must have and what has been checked about it.
 struct Subject {
     t: Terminal,
@@ -983,6 +1024,45 @@ impl Subject {
         (self.cols, self.rows) = (cols.clamp(1, u32::from(u16::MAX)), rows.max(1));
         self.overhang = true;
         check_screen(&self.t, self.cols, self.rows, &mut self.overhang);
+    }
+
+    /// Freezes the terminal and checks that no reader can tell, that the chunk is within its
+    /// allowance and that nothing else grew; then does what `how` says and checks again.
+    fn freeze(&mut self, how: Freeze) {
+        let t = &mut self.t;
+        let before = seen(t);
+        if t.is_frozen() {
+            let chunk = t.frozen_bytes();
+            t.freeze();
+            assert_eq!(t.frozen_bytes(), chunk, "freezing twice changed the chunk");
+        } else {
+            let (allowed, besides) = (chunk_allowance(t), heap_besides_rows(t));
+            t.freeze();
+            let chunk = t.frozen_bytes();
+            assert!(chunk <= allowed, "a {chunk}-byte chunk, allowed {allowed}");
+            let rest = t.heap_bytes() - chunk;
+            assert!(
+                rest <= besides,
+                "frozen, {rest} bytes besides the chunk, hot {besides}"
+            );
+        }
+        assert!(t.is_frozen());
+        assert!(seen(t) == before, "freezing changed what is seen");
+        match how {
+            Freeze::Thaw => t.thaw(),
+            Freeze::Stay => {}
+            Freeze::Cold => {
+                let frozen = t.heap_bytes();
+                let chunk = t.take_frozen().expect("a frozen terminal gives its chunk");
+                assert!(t.is_cold() && t.heap_bytes() + chunk.len() <= frozen);
+                t.restore_frozen(chunk);
+                assert!(t.is_frozen());
+            }
+        }
+        assert!(
+            seen(t) == before,
+            "after freezing ({how:?}) what is seen changed"
+        );
     }
 
     /// Captures with `opts` (and `-a`, `-P`) and checks the output's shape.
@@ -1073,6 +1153,8 @@ enum Op {
     /// The user sets the title (`select-pane -T`).
     SetTitle(String),
     Capture(CaptureOptions),
+    /// The host freezes the terminal under test (not its twin).
+    Freeze(Freeze),
 }
 
 #[derive(Clone, Debug)]
@@ -1124,6 +1206,19 @@ fn generate(seed: u64) -> Case {
             _ => Op::Capture(random_options(&mut rng, hlimit, r)),
         });
     }
+    // Freezes are drawn after the other steps, so that a seed gives the steps it gave before.
+    let mut steps = Vec::with_capacity(ops.len());
+    for op in ops {
+        steps.push(op);
+        if rng.chance(1, 4) {
+            steps.push(Op::Freeze(rng.pick(&[
+                Freeze::Thaw,
+                Freeze::Stay,
+                Freeze::Cold,
+            ])));
+        }
+    }
+    let ops = steps;
     Case {
         cols,
         rows,
@@ -1174,8 +1269,12 @@ fn execute(case: &Case) {
                     compare_twins(&a.t, &b.t, opts);
                 }
             }
+            Op::Freeze(how) => a.freeze(*how),
         }
-        check_memory(&a.t, &mut w, i % 4 == 3 || i + 1 == case.ops.len());
+        // A frozen terminal's memory was checked when it froze (its rows are in the chunk).
+        if !a.t.is_frozen() {
+            check_memory(&a.t, &mut w, i % 4 == 3 || i + 1 == case.ops.len());
+        }
     }
     if twins {
         assert!(
@@ -1378,6 +1477,7 @@ fn describe(case: &Case) -> String {
             Op::Timer => out.push_str("timer"),
             Op::SetTitle(t) => out.push_str(&format!("set_title({t:?})")),
             Op::Capture(o) => out.push_str(&format!("capture({o:?})")),
+            Op::Freeze(how) => out.push_str(&format!("freeze({how:?})")),
         }
     }
     out

@@ -16,6 +16,7 @@
 //! - equal styles always have equal indices (the palette interns), so cells compare by value;
 //! - a grapheme index is only ever stored with [`Cell::INTERNED`] set.
 
+use super::row::{get_varint, put_varint};
 use std::collections::HashMap;
 
 /// An index into a screen's [`Palette`] (23 bits).
@@ -335,6 +336,40 @@ impl Palette {
         remap
     }
 
+    /// Appends the styles to `out` (a count, then each style but the default as four varints)
+    /// and empties the palette, which stays unusable until [`Palette::thaw`].
+    pub fn freeze_into(&mut self, out: &mut Vec<u8>) {
+        put_varint(out, self.styles.len().saturating_sub(1));
+        for s in self.styles.iter().skip(1) {
+            for field in [s.fg, s.bg, s.us, s.attr as u32] {
+                put_varint(out, field as usize);
+            }
+        }
+        *self = Palette {
+            styles: Vec::new(),
+            slots: Vec::new(),
+        };
+    }
+
+    /// Reads back what [`Palette::freeze_into`] wrote: the same styles at the same indices.
+    pub fn thaw(&mut self, chunk: &[u8], at: &mut usize) {
+        let n = get_varint(chunk, at);
+        let mut styles = Vec::with_capacity(n + 1);
+        styles.push(Style::DEFAULT);
+        for _ in 0..n {
+            let mut field = || get_varint(chunk, at) as u32;
+            let (fg, bg, us, attr) = (field(), field(), field(), field());
+            styles.push(Style {
+                fg,
+                bg,
+                us,
+                attr: attr as u16,
+            });
+        }
+        self.styles = styles;
+        self.rebuild_index();
+    }
+
     /// Heap bytes held, spare capacity included.
     pub fn heap_bytes(&self) -> usize {
         self.styles.capacity() * std::mem::size_of::<Style>()
@@ -396,6 +431,33 @@ impl Graphemes {
         self.strings.shrink_to_fit();
         self.index.shrink_to_fit();
         remap
+    }
+
+    /// Appends the graphemes to `out` (a count, then each as a length and its UTF-8) and
+    /// empties the table.
+    pub fn freeze_into(&mut self, out: &mut Vec<u8>) {
+        put_varint(out, self.strings.len());
+        for s in &self.strings {
+            put_varint(out, s.len());
+            out.extend_from_slice(s.as_bytes());
+        }
+        *self = Graphemes::default();
+    }
+
+    /// Reads back what [`Graphemes::freeze_into`] wrote: the same graphemes at the same indices.
+    pub fn thaw(&mut self, chunk: &[u8], at: &mut usize) {
+        let n = get_varint(chunk, at);
+        let mut strings = Vec::with_capacity(n);
+        let mut index = HashMap::with_capacity(n);
+        for i in 0..n {
+            let len = get_varint(chunk, at);
+            let text = std::str::from_utf8(&chunk[*at..*at + len]).unwrap_or("\u{fffd}");
+            *at += len;
+            let boxed: Box<str> = text.into();
+            index.entry(boxed.clone()).or_insert(i as u32);
+            strings.push(boxed);
+        }
+        *self = Graphemes { strings, index };
     }
 
     pub fn heap_bytes(&self) -> usize {

@@ -11,8 +11,10 @@
 //! can ask to clear a "negative" number of lines, which tmux's range checks then turn into
 //! doing nothing but clearing a wrap flag); such spots use explicit wrapping operations.
 //!
-//! Invariants: `rows.len() == hsize + sy`; `hscrolled <= hsize`; a row never stores cells past
-//! its `size`. Background colours arrive as palette indices of an erase style (0 = default).
+//! Invariants: `rows.len() == hsize + sy`, except while the terminal is frozen, when the rows
+//! live in the terminal's chunk and `rows` is empty (the counts still describe them);
+//! `hscrolled <= hsize`; a row never stores cells past its `size`. Background colours arrive
+//! as palette indices of an erase style (0 = default).
 
 use super::cell::{Cell, StyleId};
 use super::row::Row;
@@ -512,6 +514,34 @@ impl Grid {
         self.unpacked_history = 0;
         // The working space is only needed while packing; quiet screens should not keep it.
         self.scratch = Vec::new();
+    }
+
+    /// Appends every row's frozen form to `out` (history first) and lets go of the rows and
+    /// working space: the grid is then frozen, its counts kept, its row vector empty.
+    pub fn freeze_into(&mut self, out: &mut Vec<u8>, scratch: &mut Vec<u8>) {
+        for row in &self.rows {
+            row.freeze_into(self.sx, out, scratch);
+        }
+        self.rows = Vec::new();
+        self.scratch = Vec::new();
+        self.unpacked_history = 0;
+    }
+
+    /// Reads back the rows [`Grid::freeze_into`] wrote at `at` in `chunk`, all packed.
+    pub fn thaw(&mut self, chunk: &[u8], at: &mut usize) {
+        let (sx, total) = (self.sx, self.total());
+        // Room for a screenful of scrolling (as much as the history can still grow): a screen
+        // thawed for its next output would otherwise double its row vector at the first line
+        // scrolled off (7 KB more on the Claude Code trace's final screen).
+        let room = self.sy.min((self.hlimit + self.sy).saturating_sub(total));
+        self.rows = Vec::with_capacity((total + room) as usize);
+        self.rows
+            .extend((0..total).map(|_| Row::thaw(chunk, at, sx)));
+    }
+
+    /// Gives a frozen grid blank rows (what is read from a screen whose chunk is elsewhere).
+    pub fn thaw_blank(&mut self) {
+        self.set_line_count(self.total());
     }
 
     pub fn heap_bytes(&self) -> usize {

@@ -8,10 +8,17 @@
 //!
 //! Memory: a cell is 6 bytes ([`cell::Cell`]); rows store cells only up to their last non-blank
 //! cell and are packed into bytes when a write ends ([`row::Row`]), except the row under the
-//! cursor; styles and multi-code-point characters are interned per screen.
+//! cursor; styles and multi-code-point characters are interned per screen. A quiet terminal is
+//! frozen by its host ([`Terminal::freeze`], in `freeze.rs`): rows, history and tables folded
+//! into one byte chunk, which the host may move out ([`Terminal::take_frozen`]) and give back.
+//!
+//! Invariant: while frozen or cold the screen's grids hold no rows and its tables are empty;
+//! every method that changes rows thaws first and every reader of rows goes through
+//! [`Terminal::screen`] or a decoded copy, so no code path sees the emptied screen.
 
 pub mod capture;
 pub mod cell;
+mod freeze;
 pub mod grid;
 pub mod parser;
 pub mod row;
@@ -22,6 +29,7 @@ pub mod width_table;
 pub use capture::{CaptureOptions, LineSpec};
 pub use screen::{mode, Screen};
 
+use freeze::{Decoded, Storage};
 use parser::Parser;
 
 /// How long tmux waits for a string sequence's terminator before dropping it.
@@ -47,6 +55,8 @@ impl std::error::Error for NoAlternateScreen {}
 pub struct Terminal {
     parser: Parser,
     screen: Screen,
+    storage: Storage,
+    decoded: Decoded,
 }
 
 impl Terminal {
@@ -54,11 +64,16 @@ impl Terminal {
         Terminal {
             parser: Parser::new(),
             screen: Screen::new(cols, rows, history_limit),
+            storage: Storage::Hot,
+            decoded: Decoded::new(),
         }
     }
 
     /// Parses program output. Rows the write touched are packed when it ends.
     pub fn feed(&mut self, bytes: &[u8]) {
+        if !self.make_hot() {
+            return;
+        }
         self.screen.begin_write();
         self.parser.feed(&mut self.screen, bytes);
         self.screen.end_write();
@@ -79,6 +94,9 @@ impl Terminal {
     /// height, and the result differs from doing both at once (lines pulled back from history
     /// are counted after the reflow), so the width changes first here too.
     pub fn resize(&mut self, cols: u32, rows: u32) {
+        if !self.make_hot() {
+            return;
+        }
         let reflow = !self.screen.alternate_on();
         let old_rows = self.screen.sy();
         self.screen.resize(cols, old_rows, reflow);
@@ -100,13 +118,16 @@ impl Terminal {
 
     /// The lines `capture-pane` would produce (before `-p` adjusts the final newline).
     pub fn capture(&self, opts: &CaptureOptions) -> Vec<u8> {
-        let s = &self.screen;
+        let s = self.view();
         capture::capture(&s.grid, s.sx(), &s.palette, &s.graphemes, opts)
     }
 
     /// `capture-pane -a`: the primary screen saved while the alternate screen is on.
     pub fn capture_alternate(&self, opts: &CaptureOptions) -> Result<Vec<u8>, NoAlternateScreen> {
-        let s = &self.screen;
+        if !self.alternate_on() {
+            return Err(NoAlternateScreen);
+        }
+        let s = self.view();
         let saved = s.saved_grid().ok_or(NoAlternateScreen)?;
         Ok(capture::capture(
             saved,
@@ -122,8 +143,9 @@ impl Terminal {
         capture::capture_pending(self.parser.pending(), escape_c0)
     }
 
+    /// The screen; a frozen terminal's is a decoded copy, kept until the terminal next changes.
     pub fn screen(&self) -> &Screen {
-        &self.screen
+        self.kept_view()
     }
 
     pub fn cols(&self) -> u32 {
@@ -141,7 +163,7 @@ impl Terminal {
 
     /// Sets the title as `select-pane -T` does (tmux starts every pane titled with the host name).
     pub fn set_title(&mut self, title: &str) -> bool {
-        self.screen.set_title(title.as_bytes())
+        self.screen_mut().set_title(title.as_bytes())
     }
 
     pub fn title(&self) -> &str {
@@ -150,7 +172,9 @@ impl Terminal {
 
     /// `clear-history`: forgets the lines scrolled off the top.
     pub fn clear_history(&mut self) {
-        self.screen.clear_history();
+        if self.make_hot() {
+            self.screen.clear_history();
+        }
     }
 
     pub fn history_size(&self) -> u32 {
@@ -171,7 +195,7 @@ impl Terminal {
 
     /// The character under the cursor, as `#{cursor_character}` shows it.
     pub fn cursor_character(&self) -> String {
-        let s = &self.screen;
+        let s = self.view();
         let cell = s.grid.get_cell(s.cx, s.grid.hsize + s.cy);
         let mut out = Vec::new();
         if !cell.is_padding() {
@@ -180,9 +204,13 @@ impl Terminal {
         String::from_utf8_lossy(&out).into_owned()
     }
 
-    /// Heap bytes held by this terminal (screen, history, tables and parser buffers).
+    /// Heap bytes held by this terminal: screen, history, tables and parser buffers when hot;
+    /// the chunk and what stays hot when frozen; not the chunk when cold (the host holds it).
     pub fn heap_bytes(&self) -> usize {
-        self.screen.heap_bytes() + self.parser.heap_bytes()
+        self.screen.heap_bytes()
+            + self.parser.heap_bytes()
+            + self.frozen_bytes()
+            + self.decoded_bytes()
     }
 }
 

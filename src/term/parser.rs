@@ -220,6 +220,13 @@ impl Parser {
         self.string.capacity() + self.pending.capacity() + self.replies.capacity()
     }
 
+    /// Gives back the spare room of the buffers (a quiet terminal keeps only what they hold).
+    pub fn shrink(&mut self) {
+        self.string.shrink_to_fit();
+        self.pending.shrink_to_fit();
+        self.replies.shrink_to_fit();
+    }
+
     /// Parses `bytes` into `screen`.
     pub fn feed(&mut self, screen: &mut Screen, bytes: &[u8]) {
         let mut i = 0;

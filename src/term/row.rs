@@ -21,6 +21,12 @@
 //! every frame for most of their live region) neither expands it nor packs it again. Measured
 //! on the Claude Code trace, packing and expanding were a third of the parser's time before.
 //!
+//! A frozen terminal keeps no `Row`s at all: [`Row::freeze_into`] appends a row to the
+//! terminal's chunk as a flags byte (wrapped, stores cells, how `size` and `used` are given),
+//! the counts the flags cannot give, and the packed bytes unchanged: a blank row costs one byte
+//! and a row with cells its packed bytes and one more (a few more for unusual counts), instead
+//! of a 32-byte header and an allocation of its own. [`Row::thaw`] gives the row back packed.
+//!
 //! Invariants: a packed row never holds trailing blank cells; decoding a packed row yields
 //! exactly the cells that were packed; while a row is expanded its cells are the truth and
 //! `changed` says whether they still equal the packed bytes beside them.
@@ -52,6 +58,28 @@ impl Default for Row {
         Row::new()
     }
 }
+
+// A frozen row is a flags byte, then `size` as a varint when no size code fits, then `used`
+// as a varint when it is neither the stored cell count nor `size`, then the packed bytes when
+// the row stores cells (they delimit themselves: a cell count, then segments covering it). A
+// blank row is the single byte 0.
+const FROZEN_WRAPPED: u8 = 1;
+const FROZEN_CELLS: u8 = 2;
+const SIZE_SHIFT: u8 = 2;
+const SIZE_MASK: u8 = 7;
+/// The sizes tmux's rounding gives lines (none, a quarter, half or all of the width), which
+/// on the agent traces are every row's size; code `SIZE_CODES.len()` means a varint follows.
+const SIZE_CODES: [fn(u32) -> usize; 4] = [
+    |_| 0,
+    |sx| sx as usize / 4,
+    |sx| sx as usize / 2,
+    |sx| sx as usize,
+];
+const USED_SHIFT: u8 = 5;
+const USED_MASK: u8 = 3;
+const USED_CELLS: u8 = 0;
+const USED_SIZE: u8 = 1;
+const USED_OTHER: u8 = 2;
 
 const OP_ASCII: u8 = 0;
 const OP_REPEAT: u8 = 1;
@@ -211,18 +239,92 @@ impl Row {
         if !e.changed {
             return;
         }
-        let end = e
-            .cells
-            .iter()
-            .rposition(|c| *c != Cell::BLANK)
-            .map_or(0, |i| i + 1);
-        let cells = &e.cells[..end];
-        if packed_len(&self.packed) == end && self.packed_holds(cells) {
+        let cells = without_trailing_blanks(&e.cells);
+        if packed_len(&self.packed) == cells.len() && self.packed_holds(cells) {
             return;
         }
         scratch.clear();
         encode(cells, scratch);
         self.packed = scratch.as_slice().into();
+    }
+
+    /// The row's cells in packed form without changing the row: its packed bytes, or the
+    /// changed cells encoded into `scratch`.
+    fn packed_now<'a>(&'a self, scratch: &'a mut Vec<u8>) -> &'a [u8] {
+        match &self.expanded {
+            Some(e) if e.changed => {
+                scratch.clear();
+                encode(without_trailing_blanks(&e.cells), scratch);
+                scratch
+            }
+            _ => &self.packed,
+        }
+    }
+
+    /// Appends the row's frozen form to `out` (described beside `FROZEN_WRAPPED`); `sx` is the
+    /// width of the grid holding the row, against which `size` is encoded. The row is unchanged.
+    pub fn freeze_into(&self, sx: u32, out: &mut Vec<u8>, scratch: &mut Vec<u8>) {
+        let packed = self.packed_now(scratch);
+        let cells = packed_len(packed);
+        let (size, used) = (self.size as usize, self.used as usize);
+        let size_code = SIZE_CODES
+            .iter()
+            .position(|f| f(sx) == size)
+            .unwrap_or(SIZE_CODES.len());
+        let used_code = if used == cells {
+            USED_CELLS
+        } else if used == size {
+            USED_SIZE
+        } else {
+            USED_OTHER
+        };
+        let mut flags = (size_code as u8) << SIZE_SHIFT | used_code << USED_SHIFT;
+        if self.wrapped {
+            flags |= FROZEN_WRAPPED;
+        }
+        if cells > 0 {
+            flags |= FROZEN_CELLS;
+        }
+        out.push(flags);
+        if size_code == SIZE_CODES.len() {
+            put_varint(out, size);
+        }
+        if used_code == USED_OTHER {
+            put_varint(out, used);
+        }
+        if cells > 0 {
+            out.extend_from_slice(packed);
+        }
+    }
+
+    /// Reads a row written by [`Row::freeze_into`] from `bytes` at `at` (packed, as written).
+    pub fn thaw(bytes: &[u8], at: &mut usize, sx: u32) -> Row {
+        let flags = bytes[*at];
+        *at += 1;
+        let size = match SIZE_CODES.get(((flags >> SIZE_SHIFT) & SIZE_MASK) as usize) {
+            Some(f) => f(sx),
+            None => get_varint(bytes, at),
+        };
+        let used = match (flags >> USED_SHIFT) & USED_MASK {
+            USED_CELLS => None,
+            USED_SIZE => Some(size),
+            _ => Some(get_varint(bytes, at)),
+        };
+        let packed: Box<[u8]> = if flags & FROZEN_CELLS != 0 {
+            let start = *at;
+            *at += packed_extent(&bytes[start..]);
+            bytes[start..*at].into()
+        } else {
+            Box::new([])
+        };
+        let used = used.unwrap_or_else(|| packed_len(&packed));
+        Row {
+            packed,
+            expanded: None,
+            used: used as u16,
+            size: size as u16,
+            wrapped: flags & FROZEN_WRAPPED != 0,
+        }
     }
 
     /// Whether the packed bytes hold exactly `cells` (lengths already known equal).
@@ -278,7 +380,7 @@ impl Row {
     }
 }
 
-fn put_varint(out: &mut Vec<u8>, mut n: usize) {
+pub(super) fn put_varint(out: &mut Vec<u8>, mut n: usize) {
     while n >= 0x80 {
         out.push((n as u8) | 0x80);
         n >>= 7;
@@ -286,7 +388,7 @@ fn put_varint(out: &mut Vec<u8>, mut n: usize) {
     out.push(n as u8);
 }
 
-fn get_varint(bytes: &[u8], at: &mut usize) -> usize {
+pub(super) fn get_varint(bytes: &[u8], at: &mut usize) -> usize {
     let mut n = 0usize;
     let mut shift = 0;
     while let Some(&b) = bytes.get(*at) {
@@ -404,6 +506,27 @@ fn put_repeat(cells: &[Cell], out: &mut Vec<u8>) -> usize {
 
 fn packed_len(bytes: &[u8]) -> usize {
     get_varint(bytes, &mut 0)
+}
+
+/// How many bytes the packed row at the start of `bytes` takes: its segments up to its count.
+fn packed_extent(bytes: &[u8]) -> usize {
+    let mut left = packed_len(bytes);
+    let mut segments = Segments::new(bytes);
+    while left > 0 {
+        match segments.next() {
+            Some(seg) => left = left.saturating_sub(seg.len()),
+            None => break,
+        }
+    }
+    segments.at
+}
+
+fn without_trailing_blanks(cells: &[Cell]) -> &[Cell] {
+    let end = cells
+        .iter()
+        .rposition(|c| *c != Cell::BLANK)
+        .map_or(0, |i| i + 1);
+    &cells[..end]
 }
 
 /// One segment of a packed row.
@@ -540,6 +663,68 @@ mod tests {
         r.pack(&mut Vec::new());
         assert!(r.heap_bytes() <= text.len() + 5);
         assert_eq!(cells(&r), src);
+    }
+
+    #[test]
+    fn frozen_rows_come_back_with_their_counts_and_cells() {
+        let sx = 40;
+        let text: Vec<Cell> = "abc \u{4e2d}"
+            .chars()
+            .map(|c| Cell::new(c as u32, 2))
+            .chain([Cell::PAD, Cell::BLANK])
+            .collect();
+        let packed = |mut r: Row| {
+            r.pack(&mut Vec::new());
+            r
+        };
+        let mut unchanged = packed(row_of(&text));
+        unchanged.expand();
+        let mut cleared = packed(row_of(&text));
+        cleared.clear();
+        let bodies = [
+            Row::new(),
+            packed(row_of(&text)),
+            row_of(&text),
+            unchanged,
+            cleared,
+        ];
+        let mut rows = Vec::new();
+        for body in bodies {
+            for size in [0, sx / 4, sx / 2, sx, 7, 300] {
+                for used in [0, 3, 6, size] {
+                    for wrapped in [false, true] {
+                        let mut r = body.clone();
+                        (r.used, r.size, r.wrapped) = (used as u16, size as u16, wrapped);
+                        rows.push(r);
+                    }
+                }
+            }
+        }
+        let (mut out, mut scratch) = (Vec::new(), Vec::new());
+        rows.iter()
+            .for_each(|r| r.freeze_into(sx, &mut out, &mut scratch));
+        let mut at = 0;
+        for r in &rows {
+            let back = Row::thaw(&out, &mut at, sx);
+            assert!(back.is_packed());
+            assert_eq!(
+                (back.used, back.size, back.wrapped),
+                (r.used, r.size, r.wrapped)
+            );
+            let mut want = cells(r);
+            while want.last() == Some(&Cell::BLANK) {
+                want.pop();
+            }
+            assert_eq!(cells(&back), want);
+        }
+        assert_eq!(at, out.len());
+    }
+
+    #[test]
+    fn a_blank_row_freezes_into_one_byte() {
+        let mut out = Vec::new();
+        Row::new().freeze_into(80, &mut out, &mut Vec::new());
+        assert_eq!(out, [0]);
     }
 
     #[test]

@@ -12,9 +12,14 @@
 //! `rupper < rlower < sy` (or both 0 on a one-line screen); `saved` is `Some` exactly while the
 //! alternate screen is on. Colours passed in are tmux colour numbers; they are interned into the
 //! palette here.
+//!
+//! A frozen screen ([`Screen::freeze`]) holds no rows, an empty palette and grapheme table and
+//! no tab stops: they are in the chunk freezing returned, and nothing may edit or read the
+//! screen's cells until [`Screen::thaw`] puts them back.
 
 use super::cell::{colour, Cell, Graphemes, Palette, Style, StyleId};
 use super::grid::Grid;
+use super::row::{get_varint, put_varint};
 
 /// Mode bits, numbered as tmux numbers them.
 pub mod mode {
@@ -69,6 +74,22 @@ pub struct Screen {
     /// The palette and grapheme table are compacted when a write leaves them this large.
     compact_at: usize,
     graphemes_compact_at: usize,
+}
+
+/// The words of the default tab stops on a screen `sx` wide: every eighth column but the first.
+fn default_tabs(sx: u32) -> impl Iterator<Item = u64> {
+    let sx = sx as usize;
+    let words = sx.div_ceil(64);
+    (0..words).map(move |i| {
+        let mut w = 0x0101_0101_0101_0101u64;
+        if i == 0 {
+            w &= !1;
+        }
+        if i == words - 1 && !sx.is_multiple_of(64) {
+            w &= (1u64 << (sx % 64)) - 1;
+        }
+        w
+    })
 }
 
 /// Below this many styles the palette is never compacted for size (only when full).
@@ -128,14 +149,7 @@ impl Screen {
     }
 
     pub fn reset_tabs(&mut self) {
-        let sx = self.sx() as usize;
-        // Every eighth column but the first: 0x0101...01 shifted past column 0.
-        let words = sx.div_ceil(64);
-        self.tabs = vec![0x0101_0101_0101_0101; words];
-        self.tabs[0] &= !1;
-        if !sx.is_multiple_of(64) {
-            self.tabs[words - 1] &= (1u64 << (sx % 64)) - 1;
-        }
+        self.tabs = default_tabs(self.sx()).collect();
     }
 
     pub fn set_tab(&mut self, on: bool) {
@@ -968,6 +982,72 @@ impl Screen {
         g.sy = sy;
         self.rupper = 0;
         self.rlower = sy - 1;
+    }
+
+    // ---- freezing ----
+
+    /// Folds the rows of both grids, the palette, the grapheme table and the tab stops into one
+    /// chunk: grid rows, saved grid rows, styles, graphemes, tab stops (a word count, 0 for the
+    /// default stops, then the words in little endian). What stays is what readers of a frozen
+    /// terminal need without thawing it: sizes, cursor, modes, titles.
+    pub fn freeze(&mut self) -> Box<[u8]> {
+        let mut out = Vec::new();
+        let mut scratch = Vec::new();
+        self.for_each_grid(|g| g.freeze_into(&mut out, &mut scratch));
+        self.palette.freeze_into(&mut out);
+        self.graphemes.freeze_into(&mut out);
+        self.freeze_tabs(&mut out);
+        self.title.shrink_to_fit();
+        self.titles.iter_mut().for_each(String::shrink_to_fit);
+        self.titles.shrink_to_fit();
+        if let Some(p) = &mut self.path {
+            p.shrink_to_fit();
+        }
+        out.into_boxed_slice()
+    }
+
+    /// Restores a frozen screen from the chunk [`Screen::freeze`] made of it.
+    pub fn thaw(&mut self, chunk: &[u8]) {
+        let mut at = 0;
+        self.for_each_grid(|g| g.thaw(chunk, &mut at));
+        self.palette.thaw(chunk, &mut at);
+        self.graphemes.thaw(chunk, &mut at);
+        self.thaw_tabs(chunk, &mut at);
+    }
+
+    /// Gives a frozen screen blank rows and default tables, for reading a terminal whose chunk
+    /// is somewhere else.
+    pub fn thaw_blank(&mut self) {
+        self.for_each_grid(Grid::thaw_blank);
+        self.palette = Palette::default();
+        self.graphemes = Graphemes::default();
+        self.reset_tabs();
+    }
+
+    fn freeze_tabs(&mut self, out: &mut Vec<u8>) {
+        if self.tabs.iter().copied().eq(default_tabs(self.sx())) {
+            put_varint(out, 0);
+        } else {
+            put_varint(out, self.tabs.len());
+            self.tabs
+                .iter()
+                .for_each(|w| out.extend_from_slice(&w.to_le_bytes()));
+        }
+        self.tabs = Vec::new();
+    }
+
+    fn thaw_tabs(&mut self, chunk: &[u8], at: &mut usize) {
+        let words = get_varint(chunk, at);
+        if words == 0 {
+            self.reset_tabs();
+            return;
+        }
+        let bytes = &chunk[*at..*at + 8 * words];
+        *at += bytes.len();
+        self.tabs = bytes
+            .chunks_exact(8)
+            .map(|w| u64::from_le_bytes(w.try_into().unwrap_or_default()))
+            .collect();
     }
 
     /// Heap bytes held by the screen: rows, cells, palette, graphemes, tabs, titles.

@@ -7,7 +7,7 @@ pub mod zp;
 
 use std::path::PathBuf;
 use zeropty::cast::Cast;
-use zeropty::term::Terminal;
+use zeropty::term::{CaptureOptions, LineSpec, Terminal};
 
 /// The project's shared reference data (`../shared` beside the checkout, or `$ZEROPTY_SHARED`).
 /// Missing data is a test failure, not a skip.
@@ -56,4 +56,43 @@ pub fn first_difference(got: &[u8], want: &[u8]) -> String {
         }
     }
     "identical".into()
+}
+
+/// Everything a reader can learn of a terminal, as text: the whole history captured with every
+/// combination of `-e`, `-C`, `-J` and `-N`, the same with `-a`, the cursor and the character
+/// under it, modes, title, history size and limit, an unfinished sequence (`-P`), and each row's
+/// `used`, `size` and wrap flag (which decide later writes and captures).
+pub fn seen(t: &Terminal) -> String {
+    let mut out = format!(
+        "cursor {:?} {:?}, mode {:#x}, title {:?}, history {} of {}, pending {:?}\n",
+        t.cursor(),
+        t.cursor_character(),
+        t.mode(),
+        t.title(),
+        t.history_size(),
+        t.history_limit(),
+        t.capture_pending(false),
+    );
+    for flags in 0..16 {
+        let opts = CaptureOptions {
+            start: Some(LineSpec::Edge),
+            end: Some(LineSpec::Edge),
+            escapes: flags & 1 != 0,
+            escape_c0: flags & 2 != 0,
+            join: flags & 4 != 0,
+            no_trim: flags & 8 != 0,
+        };
+        out += &String::from_utf8_lossy(&t.capture(&opts));
+        match t.capture_alternate(&opts) {
+            Ok(alt) => out += &String::from_utf8_lossy(&alt),
+            Err(e) => out += &format!("{e}\n"),
+        }
+    }
+    let s = t.screen();
+    for grid in std::iter::once(&s.grid).chain(s.saved_grid()) {
+        for row in grid.rows() {
+            out += &format!("{} {} {}\n", row.used, row.size, row.wrapped);
+        }
+    }
+    out
 }
