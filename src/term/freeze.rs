@@ -1,7 +1,7 @@
 //! Freezing: a quiet terminal folded into one byte chunk, and unfolded again when it is needed.
 //!
 //! A hot terminal keeps each row in an allocation of its own behind a 32-byte header, and tables
-//! only writing needs (the style palette's index, the grapheme map, tab stops). A screen that has
+//! with indexes for fast writing (styles, graphemes) and tab stops. A screen that has
 //! been quiet for a while is frozen by its host: the rows of the screen and its history, the rows
 //! of the primary screen saved under the alternate screen, the palette, the grapheme table and
 //! the tab stops are written one after another into a single `Box<[u8]>`, and everything they
@@ -18,8 +18,8 @@
 //! `cursor_character`, `screen`) read a frozen terminal through a decoded copy and give correct
 //! results without changing it; `screen` returns a reference, so its copy is kept (and counted by
 //! `heap_bytes`) until the terminal next changes. A cold terminal has no rows to give: thawing it
-//! is a caller bug (a `debug_assert`); in release it stays cold, keeps its place for the chunk,
-//! ignores the change (a `feed` is dropped) and its readers see blank rows.
+//! or reading its rows is a caller bug (a `debug_assert`); in release it stays cold, keeps its
+//! place for the chunk, ignores the change (a `feed` is dropped) and its readers see blank rows.
 //!
 //! Chunk format (counts are LEB128 varints): the grid's rows, oldest history line first (their
 //! number is not stored: the grid keeps `hsize` and `sy` while frozen); the saved grid's rows if
