@@ -18,10 +18,12 @@
 //! malformed line gets an error reply and changes nothing; a client that disconnects mid-way
 //! loses only its own replies; a slow client never blocks the loop (replies are buffered).
 
+use crate::engine::cold::ColdStore;
 use crate::engine::commands;
 use crate::engine::os::IoEvent;
 use crate::engine::{Engine, Reply, Request};
 use crate::protocol;
+use crate::sys::cold_file::Memfd;
 use crate::sys::fd;
 use crate::sys::host_os::{HostOs, TOKEN_EXIT, TOKEN_KIND, TOKEN_PIPE, TOKEN_TERMINAL};
 use crate::sys::poll::{Epoll, READABLE, WRITABLE};
@@ -151,12 +153,13 @@ pub fn serve(opts: ServeOptions) -> Result<(), String> {
             environ.insert("PWD".into(), cwd.to_string_lossy().into_owned());
         }
     }
-    let engine = Engine::new(
+    let mut engine = Engine::new(
         Box::new(host),
         environ,
         &opts.socket.to_string_lossy(),
         std::process::id(),
     );
+    engine.cold = cold_store();
     let mut server = Server {
         epoll,
         listener: Some(listener),
@@ -179,6 +182,18 @@ pub fn serve(opts: ServeOptions) -> Result<(), String> {
     // The socket file stays, as tmux leaves it: clients then report "no server running on".
     let _ = std::fs::remove_file(&state);
     result
+}
+
+/// Where cold screens go: an unnamed memfd, outside the heap, unless `ZEROPTY_COLD=memory`
+/// asks for the heap (or no memfd can be made).
+fn cold_store() -> ColdStore {
+    if std::env::var_os("ZEROPTY_COLD").is_some_and(|v| v == "memory") {
+        return ColdStore::default();
+    }
+    match Memfd::new() {
+        Ok(file) => ColdStore::new(Box::new(file)),
+        Err(_) => ColdStore::default(),
+    }
 }
 
 /// A socket file nobody listens on is left over from a server that died: remove it.

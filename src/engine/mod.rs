@@ -16,8 +16,10 @@
 pub mod attach;
 pub mod buffers;
 pub mod cmdline;
+pub mod cold;
 pub mod commands;
 pub mod format;
+pub mod freezer;
 pub mod keys;
 pub mod ldisc;
 pub mod options;
@@ -152,6 +154,10 @@ pub struct Engine {
     queued_input: Vec<u32>,
     /// Which panes' output waits to be read, and until when.
     reads: reads::Reads,
+    /// Which screens are hot and frozen, and since when.
+    freezer: freezer::Freezer,
+    /// Where cold screens are kept (the host may give it a file outside the heap).
+    pub cold: cold::ColdStore,
     /// Panes inside an unterminated string sequence (checked for tmux's string timeout); may
     /// list panes that have left it or are gone.
     in_string: Vec<u32>,
@@ -195,6 +201,8 @@ impl Engine {
             waits: wait::Waits::default(),
             queued_input: Vec::new(),
             reads: reads::Reads::default(),
+            freezer: freezer::Freezer::default(),
+            cold: cold::ColdStore::default(),
             in_string: Vec::new(),
             pane_places: Default::default(),
         }
@@ -363,7 +371,10 @@ impl Engine {
             let p = self.pane(id)?;
             (p.backlog_len() > 0).then_some(p.read_ahead_at + reads::PAUSE_MS)
         };
-        strings.chain(self.reads.deadline(backlog_due)).min()
+        strings
+            .chain(self.reads.deadline(backlog_due))
+            .chain(self.freezer.deadline(now))
+            .min()
     }
 
     /// Queues keys for a pane's program (see [`pane::Pane::queue_keys`]); they reach it at
@@ -410,6 +421,7 @@ impl Engine {
             self.reap_dead();
             commands::run_pending_hooks(self);
         }
+        self.fold_quiet();
     }
 
     /// The engine has nothing left to serve (no sessions, exit-empty on) or was told to stop.
@@ -473,7 +485,11 @@ impl Engine {
         let (si, wi) = self.locate_pane(pane_id)?;
         let now = self.host.now_ms();
         let os: &mut dyn Programs = &mut *self.host;
-        Some(f(&mut self.sessions[si].windows[wi].pane, os, now))
+        let pane = &mut self.sessions[si].windows[wi].pane;
+        Engine::warm(pane, &mut self.cold);
+        let result = f(pane, os, now);
+        self.after_touch(pane_id, (si, wi), now);
+        Some(result)
     }
 
     /// Reads what a pane's program has written so far, so a reader never sees a stale screen.
@@ -482,6 +498,7 @@ impl Engine {
     pub fn drain(&mut self, pane_id: u32) {
         self.with_pane(pane_id, |pane, os, now| {
             pane.drain_output(os, now);
+            pane.term.thaw();
         });
         self.note_string_state(pane_id);
     }
@@ -516,8 +533,9 @@ impl Engine {
                         session: Some(self.sessions[i].id),
                         pane: Some(self.sessions[i].windows[wi].pane.id),
                     });
-                    let gone = self.sessions[i].remove_window(wi);
+                    let mut gone = self.sessions[i].remove_window(wi);
                     self.pane_places.get_mut().remove(&gone.pane.id);
+                    self.forget_fold(&mut gone.pane);
                     let s = &self.sessions[i];
                     if self.options.session_string(s, "renumber-windows") == "on" {
                         let base = self.options.session_number(s, "base-index").max(0) as u32;
@@ -572,6 +590,7 @@ impl Engine {
         }
         self.pane_places.get_mut().remove(&pane.id);
         pane.close(os);
+        self.forget_fold(pane);
     }
 
     pub fn alloc_session_id(&mut self) -> u32 {

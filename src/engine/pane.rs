@@ -94,6 +94,8 @@ pub struct Pane {
     pub busy: bool,
     /// Bytes read since the pane's batch interval began (decides `busy`).
     pub interval_bytes: usize,
+    /// Whether the screen is hot, frozen or cold, and since when.
+    pub fold: super::freezer::Fold,
 }
 
 pub struct NewPane {
@@ -143,6 +145,7 @@ impl Pane {
             deferred: false,
             busy: false,
             interval_bytes: 0,
+            fold: Default::default(),
         }
     }
 

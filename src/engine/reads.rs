@@ -150,7 +150,7 @@ impl Engine {
     }
 
     /// Whether an attached client shows the pane (its output is then read at once).
-    fn is_viewed(&self, pane_id: u32) -> bool {
+    pub(super) fn is_viewed(&self, pane_id: u32) -> bool {
         !self.clients.is_empty()
             && self.clients.iter().any(|c| {
                 self.sessions

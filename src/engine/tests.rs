@@ -197,7 +197,11 @@ fn keys_reach_the_program_at_the_end_of_the_turn() {
     );
     e.tick();
     assert_eq!(world.borrow().input[&io], b"hi\n");
-    assert_eq!(e.next_deadline(), None);
+    assert_eq!(
+        e.next_deadline(),
+        Some(1_200),
+        "nothing more now: the next boundary, to freeze the screen the echo thawed"
+    );
 }
 
 #[test]
@@ -233,7 +237,11 @@ fn quiet_output_waits_for_the_batch_boundary_unless_a_reader_comes_first() {
         "read at the boundary"
     );
     assert!(world.borrow().watching_output(io));
-    assert_eq!(e.next_deadline(), None);
+    assert_eq!(
+        e.next_deadline(),
+        Some(1_500),
+        "only the freezer's next look"
+    );
 
     // A reader never sees a stale screen: deferred output and output no event has announced
     // yet are read before it answers.
@@ -324,7 +332,6 @@ fn busy_output_is_read_at_once_and_parsed_when_the_writer_pauses() {
     world.borrow_mut().now = 1_500;
     e.tick();
     assert!(!e.panes().next().unwrap().busy);
-    assert_eq!(e.next_deadline(), None);
     world.borrow_mut().output.insert(io, b"quiet\r\n".to_vec());
     e.io_event(io, IoEvent::Readable);
     assert!(!world.borrow().watching_output(io), "deferred again");
@@ -345,4 +352,86 @@ fn programs_run_under_a_usable_shell() {
     assert!(world.spawned.iter().all(|s| s.backend == Backend::Socket));
     let env: BTreeMap<_, _> = world.spawned[1].env.iter().cloned().collect();
     assert_eq!(env.get("SHELL").map(String::as_str), Some("/bin/bash"));
+}
+
+#[test]
+fn quiet_screens_freeze_then_go_cold_and_come_back_whole() {
+    let (mut e, world) = engine("/bin/sh");
+    let io = session(&mut e);
+    let text: Vec<u8> = (0..200)
+        .flat_map(|i| format!("\x1b[3{}mline {i}\x1b[m\r\n", i % 8).into_bytes())
+        .collect();
+    world.borrow_mut().output.insert(io, text);
+    e.io_event(io, IoEvent::Readable);
+    let whole = ["capture-pane", "-p", "-e", "-S", "-", "-t", "a"];
+    let before = ok(&mut e, &whole);
+    let state = |e: &Engine| {
+        let p = e.panes().next().unwrap();
+        (p.fold.state_name(p.term.is_frozen()), p.heap_bytes())
+    };
+    let (_, hot_bytes) = state(&e);
+    assert_eq!(state(&e).0, "hot");
+
+    // Checked at boundaries: 1200 is 200 ms after the capture, 1500 is 500.
+    for (now, want) in [(1_200, "hot"), (1_500, "frozen")] {
+        world.borrow_mut().now = now;
+        e.tick();
+        assert_eq!(state(&e).0, want, "at {now}");
+    }
+    let (_, frozen_bytes) = state(&e);
+    assert!(
+        frozen_bytes * 2 < hot_bytes,
+        "{frozen_bytes} against {hot_bytes}"
+    );
+    assert_eq!(
+        e.next_deadline(),
+        Some(11_500),
+        "nothing until it goes cold"
+    );
+
+    world.borrow_mut().now = 11_500;
+    e.tick();
+    let (name, cold_bytes) = state(&e);
+    assert_eq!(name, "cold");
+    assert!(cold_bytes < frozen_bytes);
+    assert!(e.cold.live_bytes() > 0);
+    assert_eq!(e.next_deadline(), None, "a server of cold screens sleeps");
+
+    assert_eq!(ok(&mut e, &whole), before, "a reader gets it back whole");
+    assert_eq!(state(&e).0, "hot");
+    assert_eq!(e.cold.live_bytes(), 0);
+}
+
+#[test]
+fn a_screen_that_thaws_soon_after_freezing_waits_longer_next_time() {
+    let (mut e, world) = engine("/bin/sh");
+    let io = session(&mut e);
+    let wait_after_output = |e: &mut Engine, start: u64| {
+        world.borrow_mut().now = start;
+        world.borrow_mut().output.insert(io, b"tick\r\n".to_vec());
+        e.io_event(io, IoEvent::Readable);
+        let pane_id = e.panes().next().unwrap().id;
+        e.drain(pane_id);
+        let mut now = start;
+        while !e.panes().next().unwrap().term.is_frozen() {
+            now += 300;
+            world.borrow_mut().now = now;
+            e.tick();
+            assert!(now < start + 3_000, "never froze");
+        }
+        e.panes().next().unwrap().fold.freeze_after
+    };
+    assert_eq!(
+        wait_after_output(&mut e, 1_000),
+        super::freezer::FREEZE_AFTER_MS
+    );
+    // Output again within two seconds of freezing: the next wait doubles, up to the limit.
+    assert_eq!(wait_after_output(&mut e, 1_700), 500);
+    assert_eq!(wait_after_output(&mut e, 2_600), 800);
+    assert_eq!(wait_after_output(&mut e, 3_800), 800);
+    // After a long frozen stretch, the short wait again.
+    assert_eq!(
+        wait_after_output(&mut e, 20_000),
+        super::freezer::FREEZE_AFTER_MS
+    );
 }

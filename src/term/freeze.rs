@@ -107,6 +107,16 @@ impl Terminal {
         }
     }
 
+    /// A cold terminal whose chunk cannot be had back (the host's store failed) goes on hot,
+    /// with blank rows and default tables: a screen lost, but a terminal that works. Nothing
+    /// changes unless cold.
+    pub fn discard_cold(&mut self) {
+        if self.is_cold() {
+            self.screen.thaw_blank();
+            self.set_storage(Storage::Hot);
+        }
+    }
+
     /// Makes the rows editable, thawing if frozen; false (and nothing changes) when cold.
     pub(super) fn make_hot(&mut self) -> bool {
         match std::mem::take(&mut self.storage) {

@@ -193,6 +193,16 @@ impl Terminal {
         self.screen.mode
     }
 
+    /// Bytes of cell storage tmux would report for this screen (`#{history_bytes}`): each
+    /// line's cell array as far as it has been extended (5 bytes a cell) plus a 32-byte line
+    /// record, over the history and the visible lines. Extended cells (wide, RGB...) are not
+    /// counted. A frozen terminal is read through a copy that is not kept.
+    pub fn history_bytes(&self) -> usize {
+        let s = self.view();
+        let rows = &s.grid.rows()[..s.grid.total() as usize];
+        rows.iter().map(|r| r.size as usize * 5 + 32).sum()
+    }
+
     /// The character under the cursor, as `#{cursor_character}` shows it.
     pub fn cursor_character(&self) -> String {
         let s = self.view();

@@ -9,6 +9,8 @@ use std::time::{Duration, Instant};
 pub struct Zp {
     pub dir: PathBuf,
     shell: Option<&'static str>,
+    /// More environment for every command (and so for the server the first one starts).
+    env: Vec<(&'static str, &'static str)>,
 }
 
 impl Zp {
@@ -17,12 +19,23 @@ impl Zp {
         let dir = std::env::temp_dir().join(format!("zp-test-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
-        Zp { dir, shell: None }
+        Zp {
+            dir,
+            shell: None,
+            env: Vec::new(),
+        }
     }
 
     /// Sessions of this namespace run `shell` rather than the caller's `$SHELL`.
     pub fn with_shell(mut self, shell: &'static str) -> Zp {
         self.shell = Some(shell);
+        self
+    }
+
+    /// Commands of this namespace, and the server they start, have `key=value` in their
+    /// environment.
+    pub fn with_env(mut self, key: &'static str, value: &'static str) -> Zp {
+        self.env.push((key, value));
         self
     }
 
@@ -49,6 +62,7 @@ impl Zp {
         if let Some(shell) = self.shell {
             command.env("SHELL", shell);
         }
+        command.envs(self.env.iter().copied());
         command.output().unwrap()
     }
 

@@ -161,13 +161,9 @@ fn session_memory(s: &Session) -> usize {
     s.windows.iter().map(|w| w.pane.heap_bytes()).sum()
 }
 
-/// Bytes of cell storage tmux would report for a screen (`history_bytes`): each line's cell
-/// array as far as it has been extended (5 bytes a cell) plus a 32-byte line record, over the
-/// history and the visible lines. Extended cells (wide, RGB...) are not counted.
-fn history_bytes(p: &Pane) -> usize {
-    let grid = &p.term.screen().grid;
-    let rows = &grid.rows()[..grid.total() as usize];
-    rows.iter().map(|r| r.size as usize * 5 + 32).sum()
+/// Bytes a pane's screen takes in the cold store (0 unless it is cold).
+fn pane_memory_cold(p: &Pane) -> usize {
+    p.fold.cold.map_or(0, |at| at.stored_bytes())
 }
 
 /// Default tab stops as `pane_tabs` lists them: every eighth column.
@@ -249,6 +245,7 @@ impl Values for FormatValues<'_> {
                 let sessions: usize = e.sessions.iter().map(session_memory).sum();
                 (sessions + e.buffers.heap_bytes()).to_string()
             }
+            "server_memory_cold" => e.cold.file_bytes().to_string(),
             _ => {
                 return self.object_value(name).or_else(|| {
                     let mode_flag = |bit: u32| self.pane().map(|p| flag(p.term.mode() & bit != 0));
@@ -287,6 +284,10 @@ impl FormatValues<'_> {
                 "session_windows" => Some(s.windows.len().to_string()),
                 "session_path" => Some(s.cwd.clone()),
                 "session_memory" => Some(session_memory(s).to_string()),
+                "session_memory_cold" => {
+                    let cold: usize = s.windows.iter().map(|w| pane_memory_cold(&w.pane)).sum();
+                    Some(cold.to_string())
+                }
                 "session_grouped" | "session_many_attached" | "session_marked" => Some("0".into()),
                 "session_alerts" | "session_attached_list" => Some(String::new()),
                 "session_format" => Some(flag(self.kind == FormatKind::Session)),
@@ -409,8 +410,10 @@ impl FormatValues<'_> {
             "cursor_character" => t.cursor_character(),
             "history_size" => t.history_size().to_string(),
             "history_limit" => t.history_limit().to_string(),
-            "history_bytes" => history_bytes(p).to_string(),
+            "history_bytes" => t.history_bytes().to_string(),
             "pane_memory" => p.heap_bytes().to_string(),
+            "pane_memory_cold" => pane_memory_cold(p).to_string(),
+            "pane_memory_state" => p.fold.state_name(t.is_frozen()).to_string(),
             "pane_bytes_read" => p.bytes_read.to_string(),
             "alternate_on" => flag(t.alternate_on()),
             _ => return None,

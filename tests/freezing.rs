@@ -1,0 +1,113 @@
+//! Quiet screens fold away and come back unchanged, through the real server: hot while
+//! written, frozen after a quarter second of quiet, cold (compressed, out of the heap) after
+//! ten seconds, and whole again when read or written. Memory is read from the server's own
+//! formats, with listing commands that do not read (and so do not thaw) the screens.
+
+mod common;
+
+use common::zp::{wait_for, Zp};
+use std::time::Duration;
+
+/// A screen with colours, a wrapped line and history, then a program that waits for input.
+const PROGRAM: &str = "i=0; while [ $i -lt 150 ]; do \
+     printf '\\033[3%dmline %d\\033[m of a quiet screen, %s\\n' $((i % 8)) $i \
+     'with some text after it to fill the row'; i=$((i + 1)); done; \
+     printf '%0300d\\n' 7; exec cat";
+
+fn state(zp: &Zp) -> String {
+    zp.ok(&["list-windows", "-t", "q", "-F", "#{pane_memory_state}"])
+        .trim()
+        .to_string()
+}
+
+fn number(zp: &Zp, format: &str) -> usize {
+    let out = zp.ok(&["list-windows", "-t", "q", "-F", format]);
+    out.trim()
+        .parse()
+        .unwrap_or_else(|_| panic!("{format}: {out:?}"))
+}
+
+fn wait_state(zp: &Zp, want: &str) {
+    wait_for(|| state(zp), |s| s == want);
+}
+
+/// Everything a capture can show: history, colours, the visible screen.
+fn whole_capture(zp: &Zp) -> String {
+    zp.ok(&["capture-pane", "-p", "-e", "-J", "-S", "-", "-t", "q"])
+}
+
+fn screens_fold_away_and_come_back(zp: &Zp) {
+    zp.ok(&[
+        "new-session",
+        "-d",
+        "-s",
+        "q",
+        "-x",
+        "120",
+        "-y",
+        "40",
+        "/bin/sh",
+        "-c",
+        PROGRAM,
+    ]);
+    zp.wait_screen("q", |s| s.contains("0000007"));
+    let before = whole_capture(zp);
+    assert_eq!(state(zp), "hot", "just read");
+    let hot = number(zp, "#{pane_memory}");
+
+    wait_state(zp, "frozen");
+    let frozen = number(zp, "#{pane_memory}");
+    // This screen is mostly text, which the chunk keeps as the packed rows had it; what goes
+    // is each row's header and allocation (about a third here; agent screens, mostly blank
+    // and repeated cells, lose more: see BENCHMARKS.md).
+    assert!(
+        frozen < hot * 3 / 4,
+        "a frozen screen costs less: {frozen} against {hot}"
+    );
+    assert_eq!(number(zp, "#{pane_memory_cold}"), 0);
+
+    // Ten seconds frozen: compressed into the cold store.
+    std::thread::sleep(Duration::from_secs(9));
+    wait_state(zp, "cold");
+    let left = number(zp, "#{pane_memory}");
+    let cold = number(zp, "#{pane_memory_cold}");
+    assert!(
+        left < frozen,
+        "the chunk left the heap: {left} against {frozen}"
+    );
+    assert!(
+        cold > 0 && cold < frozen,
+        "compressed: {cold} against {frozen}"
+    );
+    assert_eq!(number(zp, "#{session_memory_cold}"), cold);
+    let store = number(zp, "#{server_memory_cold}");
+    assert!(store >= cold, "the store holds it: {store} < {cold}");
+
+    // A reader brings it back exactly as it was, and the store lets go.
+    assert_eq!(whole_capture(zp), before);
+    assert_eq!(state(zp), "hot");
+    assert_eq!(number(zp, "#{pane_memory_cold}"), 0);
+    assert_eq!(number(zp, "#{server_memory_cold}"), 0);
+
+    // Output thaws a frozen screen and lands after what was there.
+    wait_state(zp, "frozen");
+    zp.ok(&["send-keys", "-t", "q", "-l", "after the thaw"]);
+    zp.ok(&["send-keys", "-t", "q", "Enter"]);
+    let screen = zp.wait_screen("q", |s| s.matches("after the thaw").count() == 2);
+    assert!(
+        screen.contains("0000007\nafter the thaw\nafter the thaw\n"),
+        "{screen:?}"
+    );
+}
+
+#[test]
+fn screens_fold_into_a_memfd() {
+    let zp = Zp::new("freeze-memfd");
+    screens_fold_away_and_come_back(&zp);
+}
+
+#[test]
+fn screens_fold_into_the_heap_with_zeropty_cold_memory() {
+    let zp = Zp::new("freeze-heap").with_env("ZEROPTY_COLD", "memory");
+    screens_fold_away_and_come_back(&zp);
+}
