@@ -30,11 +30,13 @@
 # Needs tmux, gcc, and zeropty built: cargo build --release --bins --examples (the program,
 # examples/render, examples/gen_colour_log and, for BULK_POLL=builtin, zeropty_bash.so).
 # Environment: ZEROPTY_BIN (default target/release/zeropty; the examples are looked for
-# beside it), WINDOW seconds of sampling (10), SETTLE seconds between the last session
-# starting and the window (5), ROUNDS (1; bulk: 5), TOLERANCE percent (5), BATCH sessions
-# started per command (50), START_MS milliseconds allowed per session to start (10),
-# BULK_POLL: how the bulk timing polls capture-pane, "program" (each server's own program,
-# one process per poll, the default) or "builtin" (zeropty through its bash builtin).
+# beside it), WINDOW seconds of sampling (10), START_MS milliseconds allowed per session
+# to start (10): the programs' schedules start N x START_MS after the first session, SETTLE
+# seconds after that the measures are taken and the window opens (5; dump: 35, until its
+# history is full), ROUNDS (1; bulk: 5), TOLERANCE percent (5), BATCH sessions started per
+# command (50), BULK_POLL: how the bulk timing polls capture-pane, "program" (each server's
+# own program, one process per poll, the default) or "builtin" (zeropty through its bash
+# builtin; tmux still through its program).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 bin=${ZEROPTY_BIN:-$here/target/release/zeropty}
@@ -44,7 +46,17 @@ render=$bindir/examples/render
 gen_log=$bindir/examples/gen_colour_log
 traces=$here/../shared/traces
 window=${WINDOW:-10}
-settle=${SETTLE:-5}
+# Both servers, like tmux 3.3a (scroll-on-clear), move a cleared screen into history, so each
+# dump adds 128 lines to it: it is full (2000 lines) after 16 dumps, 32 s.
+settle_for() { # WORKLOAD
+	if [ -n "${SETTLE:-}" ]; then
+		echo "$SETTLE"
+	elif [ "$1" = dump ]; then
+		echo 35
+	else
+		echo 5
+	fi
+}
 tolerance=${TOLERANCE:-5}
 batch=${BATCH:-50}
 start_ms=${START_MS:-10}
@@ -181,7 +193,7 @@ measure() {
 	# sessions took to start.
 	epoch=$(awk -v t="$EPOCHREALTIME" -v n="$n" -v ms="$start_ms" \
 		'BEGIN { printf "%.3f", t + n * ms / 1000 }')
-	window_at=$(awk -v e="$epoch" -v s="$settle" 'BEGIN { printf "%.3f", e + s }')
+	window_at=$(awk -v e="$epoch" -v s="$(settle_for "$load")" 'BEGIN { printf "%.3f", e + s }')
 	local fractions
 	mapfile -t fractions < <(awk -v n="$n" \
 		'BEGIN { for (i = 0; i < n; i++) { f = i * 0.618; printf "%.6f\n", f - int(f) } }')
@@ -396,7 +408,7 @@ run_bulk() {
 
 echo "bench/scale.sh ${*:-}: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores," \
 	"load average $(cut -d' ' -f1-3 /proc/loadavg), $(tmux -V), $("$bin" -V)"
-echo "WINDOW=$window SETTLE=$settle ROUNDS=${ROUNDS:-default} TOLERANCE=$tolerance%"
+echo "WINDOW=$window SETTLE=${SETTLE:-default} ROUNDS=${ROUNDS:-default} TOLERANCE=$tolerance%"
 for load in "${workloads[@]}"; do
 	if [ "$load" = bulk ]; then
 		run_bulk
