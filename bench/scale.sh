@@ -82,12 +82,8 @@ replay=$work/replay
 # Session programs are found by their executable, which lives only in $work, so cleaning up
 # never reaches anyone else's processes.
 our_programs() {
-	local exe p
-	for exe in /proc/[0-9]*/exe; do
-		[ "$(readlink "$exe" 2>/dev/null)" = "$replay" ] || continue
-		p=${exe#/proc/}
-		echo "${p%/exe}"
-	done
+	find /proc -mindepth 2 -maxdepth 2 -name exe -lname "$replay" 2>/dev/null |
+		awk -F/ '{ print $3 }'
 }
 cleanup() {
 	tmux -L "$sock" kill-server 2>/dev/null || true
@@ -99,6 +95,7 @@ cleanup() {
 	rm -rf "$work"
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
 
 gcc -O2 -Wall -Wextra -Werror -o "$replay" "$here/bench/replay.c"
 
@@ -259,7 +256,9 @@ median() { # VALUES...: their median (the mean of the middle two for an even cou
 	printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
 		if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1fx", a / b; else print "-" }'; }
+# ratio A B: A / B, or "-" when either is not above zero (no work to compare, or a system
+# figure that other processes moved the wrong way).
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.1fx", a / b; else print "-" }'; }
 percent() { awk -v ms="$1" -v w="$window" 'BEGIN { printf "%.1f%%", ms / w / 10 }'; }
 # comparable RATE_A RATE_B: whether the larger is within TOLERANCE percent of the smaller.
 comparable() {
@@ -416,3 +415,5 @@ for load in "${workloads[@]}"; do
 		run_workload "$load"
 	fi
 done
+echo
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
