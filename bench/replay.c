@@ -1,5 +1,5 @@
 /*
- * The session program of the scale benchmarks (bench/workloads.sh): what an agent writes to
+ * The session program of the scale benchmarks (bench/scale.sh): what an agent writes to
  * its terminal, at an agent's pace, while costing the machine as little as possible itself, so
  * that what is measured is the server. It sleeps on absolute deadlines (no polling, no busy
  * loops) and reads its files through mmap, so a thousand copies share one page cache copy.
@@ -17,9 +17,10 @@
  *
  * PHASE (0 to 1) delays the first frame by that part of the period, so sessions started
  * together do not all draw in the same instant. EPOCH, a CLOCK_REALTIME time in seconds, is
- * when the schedule starts (at START for a recording); it may be in the past or the future. Every mode puts its terminal in raw mode
- * (like `stty raw -echo`) first: the recordings' bytes already carry CR LF, and the replies to
- * the recordings' terminal queries must not be echoed onto the screen.
+ * when the schedule starts (at START for a recording); it may be in the past or the future.
+ * Every mode but compile puts its terminal in raw mode (like `stty raw -echo`) first: the
+ * recordings' bytes already carry CR LF, and the replies to the recordings' terminal queries
+ * must not be echoed onto the screen.
  *
  * Build: gcc -O2 -Wall -Wextra -Werror -o replay bench/replay.c
  */
@@ -27,7 +28,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,8 +140,9 @@ static void do_idle(const char *path)
 /*
  * The live region of an agent at work: a spinner with elapsed time and tokens, tool output
  * with a line number and a changing word, the two full-width rules around an input box and a
- * status line, in 24-bit and 256 colours. Every line changes every second, as when the region
- * scrolls, so a server cannot keep any of it.
+ * status lines, in 24-bit and 256 colours: about 5 KB. The spinner, tool output and status
+ * lines change every second (as when output scrolls through the region); the rules and the
+ * empty lines of the input box stay, and are redrawn all the same, as agents redraw them.
  */
 static size_t redraw_frame(char *out, size_t cap, long tick)
 {
