@@ -1,29 +1,119 @@
 #!/bin/bash
-# What N quiet sessions cost: tmux and zeropty, one after the other on this machine, each
-# holding N sessions (220x80) that printed one realistic agent screen (the last screen of
-# ../shared/traces/claude-a.cast, with its colours) and then sleep. For each server: its
-# proportional set size (PSS, /proc/PID/smaps_rollup), the drop in the system's MemAvailable
-# and the growth of its Slab (PTYs and sockets cost kernel memory) from before the server
-# started, and the server's CPU time over a quiet window. Ratios are tmux / zeropty.
+# What N sessions cost under tmux and under zeropty, run alternately on this machine with the
+# same session programs (bench/replay.c, compiled here with gcc) and the same workloads:
 #
-#     bench/scale.sh [N ...]          # default: 200; e.g. bench/scale.sh 200 400 1000
+#   idle    one realistic agent screen (the last screen of ../shared/traces/claude-a.cast, in
+#           colour), then quiet
+#   redraw  a 31-line live region redrawn every second (about 5 KB a frame)
+#   dump    a 15 KB transcript (the start of claude-a.cast's history) re-sent every 2 s, after
+#           clearing the screen
+#   cast    the recordings in ../shared/traces/ replayed at their recorded pace and looped:
+#           even sessions play claude-a.cast, odd ones the others in turn; session i starts at
+#           the (i x 0.618 mod 1) point of its recording
+#   bulk    one session writes a 5.4 MB, 60,000-line coloured log (examples/gen_colour_log):
+#           the time until the writer has written it all, with nothing reading the screen,
+#           and, in separate runs, the time until capture-pane shows its last line
 #
-# Needs tmux, and zeropty built (cargo build --release --examples).
-# Environment: WINDOW seconds of CPU sampling (default 10), SETTLE seconds before measuring
-# (default 5).
+# For each workload and N, sessions are 220x80 and every measure is of one server holding
+# the N sessions, taken after they settle: its PSS (/proc/PID/smaps_rollup) plus what any
+# memfd it holds has allocated (zeropty's store of compressed quiet screens), the system's
+# MemAvailable drop and Slab growth from before the server started (PTYs and sockets cost
+# kernel memory), and over a window of WINDOW seconds the server's CPU and the session
+# programs' output rate (wchar in /proc/PID/io) and CPU. Ratios are tmux / zeropty, from the
+# medians over ROUNDS rounds; a CPU ratio is printed only when both servers' programs wrote
+# at the same rate (the larger within TOLERANCE percent of the smaller), as "n/c" otherwise.
+#
+#     bench/scale.sh [WORKLOAD ...] [N ...]   # default: all five workloads at N = 200
+#     bench/scale.sh idle redraw 200 400 1000
+#     ROUNDS=3 bench/scale.sh bulk            # bulk takes no N
+#
+# Needs tmux, gcc, and zeropty built: cargo build --release --bins --examples (the program,
+# examples/render, examples/gen_colour_log and, for BULK_POLL=builtin, zeropty_bash.so).
+# Environment: ZEROPTY_BIN (default target/release/zeropty; the examples are looked for
+# beside it), WINDOW seconds of sampling (10), START_MS milliseconds allowed per session
+# to start (10): the programs' schedules start N x START_MS after the first session, SETTLE
+# seconds after that the measures are taken and the window opens (5; dump: 35, until its
+# history is full), ROUNDS (1; bulk: 5), TOLERANCE percent (5), BATCH sessions started per
+# command (50), BULK_POLL: how the bulk timing polls capture-pane, "program" (each server's
+# own program, one process per poll, the default) or "builtin" (zeropty through its bash
+# builtin; tmux still through its program).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 bin=${ZEROPTY_BIN:-$here/target/release/zeropty}
-render=$here/target/release/examples/render
+bindir=$(cd "$(dirname "$bin")" && pwd)
+so=${ZEROPTY_BASH_SO:-$bindir/zeropty_bash.so}
+render=$bindir/examples/render
+gen_log=$bindir/examples/gen_colour_log
+traces=$here/../shared/traces
 window=${WINDOW:-10}
-settle=${SETTLE:-5}
+# Both servers, like tmux 3.3a (scroll-on-clear), move a cleared screen into history, so each
+# dump adds 128 lines to it: it is full (2000 lines) after 16 dumps, 32 s.
+settle_for() { # WORKLOAD
+	if [ -n "${SETTLE:-}" ]; then
+		echo "$SETTLE"
+	elif [ "$1" = dump ]; then
+		echo 35
+	else
+		echo 5
+	fi
+}
+tolerance=${TOLERANCE:-5}
+batch=${BATCH:-50}
+start_ms=${START_MS:-10}
+bulk_poll=${BULK_POLL:-program}
+clk_tck=$(getconf CLK_TCK)
+sock=zpscale
+
+workloads=() counts=()
+for a in "$@"; do
+	case $a in
+	idle | redraw | dump | cast | bulk) workloads+=("$a") ;;
+	*[!0-9]* | '') echo "usage: bench/scale.sh [idle|redraw|dump|cast|bulk ...] [N ...]" >&2 && exit 2 ;;
+	*) counts+=("$a") ;;
+	esac
+done
+[ ${#workloads[@]} -gt 0 ] || workloads=(idle redraw dump cast bulk)
+[ ${#counts[@]} -gt 0 ] || counts=(200)
+
 work=$(mktemp -d)
 export ZEROPTY_TMPDIR=$work TMUX_TMPDIR=$work
-trap 'tmux -L scale kill-server 2>/dev/null; "$bin" kill-server 2>/dev/null; rm -rf "$work"' EXIT
+replay=$work/replay
 
+# Session programs are found by their executable, which lives only in $work, so cleaning up
+# never reaches anyone else's processes.
+our_programs() {
+	find /proc -mindepth 2 -maxdepth 2 -name exe -lname "$replay" 2>/dev/null |
+		awk -F/ '{ print $3 }'
+}
+cleanup() {
+	tmux -L "$sock" kill-server 2>/dev/null || true
+	"$bin" -L "$sock" kill-server 2>/dev/null || true
+	sleep 0.5
+	local left
+	mapfile -t left < <(our_programs)
+	[ ${#left[@]} -eq 0 ] || kill "${left[@]}" 2>/dev/null || true
+	rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
+
+gcc -O2 -Wall -Wextra -Werror -o "$replay" "$here/bench/replay.c"
+
+# The inputs, made once. The screens come from the recordings through examples/render, with
+# CR LF line ends because the programs write in raw mode (no output processing) like the
+# recorded agents.
 screen=$work/screen.ans
-"$render" --size 220x80 -e "$here/../shared/traces/claude-a.cast" >"$screen"
-program="cat $screen; exec sleep 1000000"
+"$render" --size 220x80 -e "$traces/claude-a.cast" | sed 's/$/\r/' >"$screen"
+transcript=$work/transcript.ans
+"$render" --size 220x80 -e -S -2000 "$traces/claude-a.cast" | head -c 15000 | sed '$d' |
+	sed 's/$/\r/' >"$transcript"
+casts=("$work/claude-a.rc")
+"$replay" compile "$traces/claude-a.cast" "$work/claude-a.rc"
+for c in "$traces"/*.cast; do
+	[ "$(basename "$c")" != claude-a.cast ] || continue
+	"$replay" compile "$c" "$work/$(basename "$c" .cast).rc"
+	casts+=("$work/$(basename "$c" .cast).rc")
+done
 
 meminfo() { # FIELD: its value in KiB
 	awk -v f="$1:" '$1 == f { print $2 }' /proc/meminfo
@@ -31,55 +121,299 @@ meminfo() { # FIELD: its value in KiB
 pss() { # PID: its PSS in KiB
 	awk '$1 == "Pss:" { print $2 }' "/proc/$1/smaps_rollup"
 }
-cpu_ticks() { # PID: user + system clock ticks so far
-	awk '{ print $14 + $15 }' "/proc/$1/stat"
+memfd_kb() { # PID: KiB allocated by the memfds it holds open
+	local fds
+	fds=$(find "/proc/$1/fd" -lname '/memfd:*' 2>/dev/null)
+	if [ -z "$fds" ]; then
+		echo 0
+		return
+	fi
+	# shellcheck disable=SC2086 # one path a word; /proc paths have no spaces
+	stat -L -c '%b %B' $fds | awk '{ s += $1 * $2 } END { printf "%.0f\n", s / 1024 }'
+}
+cpu_ticks() { # PID...: user + system clock ticks so far, summed
+	local p files=()
+	for p in "$@"; do files+=("/proc/$p/stat"); done
+	cat "${files[@]}" 2>/dev/null | awk '{ s += $14 + $15 } END { printf "%.0f\n", s }'
+}
+wchar() { # PID...: bytes written so far, summed
+	local p files=()
+	for p in "$@"; do files+=("/proc/$p/io"); done
+	cat "${files[@]}" 2>/dev/null | awk '$1 == "wchar:" { s += $2 } END { printf "%.0f\n", s }'
+}
+# server NAME: sets run to the command line that reaches NAME's server.
+server() {
+	case $1 in
+	tmux) run=(tmux -L "$sock" -f /dev/null) ;;
+	zeropty) run=("$bin" -L "$sock" -f /dev/null) ;;
+	esac
+}
+stop_server() { # PID
+	"${run[@]}" kill-server 2>/dev/null || true
+	while kill -0 "$1" 2>/dev/null; do sleep 0.1; done
+	local i
+	for ((i = 0; i < 50; i++)); do
+		[ -n "$(our_programs)" ] || return 0
+		sleep 0.1
+	done
+	echo "bench/scale.sh: session programs outlived the server: $(our_programs)" >&2
+	exit 1
 }
 
-# measure NAME N: starts NAME's server with N sessions, prints "pss avail slab cpu_ms".
-measure() {
-	local name=$1 n=$2 run pid i avail0 slab0 t0 t1
-	case $name in
-	tmux) run=(tmux -L scale -f /dev/null) ;;
-	zeropty) run=("$bin") ;;
+# program WORKLOAD I FRACTION EPOCH: sets cmd to session I's command line.
+program() {
+	case $1 in
+	idle) cmd="exec $replay idle $screen" ;;
+	redraw) cmd="exec $replay redraw $3 $4" ;;
+	dump) cmd="exec $replay dump $transcript $3 $4" ;;
+	cast)
+		local c=${casts[0]}
+		if (($2 % 2 == 1 && ${#casts[@]} > 1)); then
+			c=${casts[1 + ($2 / 2) % (${#casts[@]} - 1)]}
+		fi
+		cmd="exec $replay cast $c $3 $4"
+		;;
 	esac
+}
+
+# measure SERVER WORKLOAD N: starts SERVER with N sessions of WORKLOAD and prints
+# "pss_kb memfd_kb avail_kb slab_kb cpu_ms rate_Bps programs_cpu_ms late".
+measure() {
+	local name=$1 load=$2 n=$3 pid i j avail0 slab0 epoch window_at late=0 cmd
+	server "$name"
 	sync
 	sleep 1
 	avail0=$(meminfo MemAvailable)
 	slab0=$(meminfo Slab)
-	for ((i = 0; i < n; i++)); do
-		"${run[@]}" new-session -d -s "s$i" -x 220 -y 80 "$program"
+	# Every program's schedule starts at epoch and the window opens SETTLE seconds later, so
+	# under both servers the window sees the same part of every schedule, however long the
+	# sessions took to start.
+	epoch=$(awk -v t="$EPOCHREALTIME" -v n="$n" -v ms="$start_ms" \
+		'BEGIN { printf "%.3f", t + n * ms / 1000 }')
+	window_at=$(awk -v e="$epoch" -v s="$(settle_for "$load")" 'BEGIN { printf "%.3f", e + s }')
+	local fractions
+	mapfile -t fractions < <(awk -v n="$n" \
+		'BEGIN { for (i = 0; i < n; i++) { f = i * 0.618; printf "%.6f\n", f - int(f) } }')
+	for ((i = 0; i < n; i += batch)); do
+		local args=()
+		for ((j = i; j < n && j < i + batch; j++)); do
+			((j == i)) || args+=(';')
+			program "$load" "$j" "${fractions[j]}" "$epoch"
+			args+=(new-session -d -s "s$j" -x 220 -y 80 "$cmd")
+		done
+		"${run[@]}" "${args[@]}"
 	done
 	pid=$("${run[@]}" display-message -p '#{pid}')
-	sleep "$settle"
-	local pss_kb avail_kb slab_kb
-	pss_kb=$(pss "$pid")
-	avail_kb=$((avail0 - $(meminfo MemAvailable)))
-	slab_kb=$(($(meminfo Slab) - slab0))
-	t0=$(cpu_ticks "$pid")
-	sleep "$window"
-	t1=$(cpu_ticks "$pid")
-	# Every session shows its screen: the last line of the trace's screen is on each.
-	local want got
-	want=$(grep -c . "$screen" || true)
-	got=$("${run[@]}" capture-pane -p -t "s$((n - 1))" | grep -c . || true)
-	if [ "$got" -ne "$want" ]; then
-		echo "bench/scale.sh: $name: session s$((n - 1)) shows $got lines, not $want" >&2
+	local wait_s
+	wait_s=$(awk -v w="$window_at" -v t="$EPOCHREALTIME" 'BEGIN { printf "%.3f", w - t }')
+	if awk -v w="$wait_s" 'BEGIN { exit !(w < 1) }'; then
+		# Started too slowly for the schedule: still measured, marked late.
+		late=1
+		wait_s=1
+	fi
+	sleep "$wait_s"
+	local programs
+	mapfile -t programs < <("${run[@]}" list-panes -a -F '#{pane_pid}')
+	local alive=0
+	for i in "${programs[@]}"; do
+		[ "$(cat "/proc/$i/comm" 2>/dev/null)" != replay ] || alive=$((alive + 1))
+	done
+	if [ "$alive" -ne "$n" ]; then
+		echo "bench/scale.sh: $name $load: $alive of $n session programs running" >&2
 		exit 1
 	fi
-	"${run[@]}" kill-server
-	while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
-	echo "$pss_kb $avail_kb $slab_kb $(((t1 - t0) * 1000 / $(getconf CLK_TCK)))"
+	# The counters first, at the window's opening: that moment is the same point of every
+	# program's schedule under both servers, so both windows hold the same writes.
+	local pss_kb memfd avail_kb slab_kb t0 t1 w0 w1 p0 p1 window_end
+	t0=$(cpu_ticks "$pid")
+	w0=$(wchar "${programs[@]}")
+	p0=$(cpu_ticks "${programs[@]}")
+	window_end=$(awk -v t="$EPOCHREALTIME" -v w="$window" 'BEGIN { printf "%.3f", t + w }')
+	pss_kb=$(pss "$pid")
+	memfd=$(memfd_kb "$pid")
+	avail_kb=$((avail0 - $(meminfo MemAvailable)))
+	slab_kb=$(($(meminfo Slab) - slab0))
+	sleep "$(awk -v e="$window_end" -v t="$EPOCHREALTIME" 'BEGIN { printf "%.3f", e - t }')"
+	t1=$(cpu_ticks "$pid")
+	w1=$(wchar "${programs[@]}")
+	p1=$(cpu_ticks "${programs[@]}")
+	if [ "$load" = idle ]; then
+		# Every session shows its screen: the last session's holds every line of it.
+		local want got
+		want=$(tr -d '\r' <"$screen" | grep -c . || true)
+		got=$("${run[@]}" capture-pane -p -t "s$((n - 1))" | grep -c . || true)
+		if [ "$got" -ne "$want" ]; then
+			echo "bench/scale.sh: $name: session s$((n - 1)) shows $got lines, not $want" >&2
+			exit 1
+		fi
+	fi
+	stop_server "$pid"
+	echo "$pss_kb $memfd $avail_kb $slab_kb $(((t1 - t0) * 1000 / clk_tck))" \
+		"$(((w1 - w0) / window)) $(((p1 - p0) * 1000 / clk_tck)) $late"
 }
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1fx", a / b; else print "-" }'; }
+median() { # VALUES...: their median (the mean of the middle two for an even count)
+	printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
+		if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+# ratio A B: A / B, or "-" when either is not above zero (no work to compare, or a system
+# figure that other processes moved the wrong way).
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.1fx", a / b; else print "-" }'; }
+percent() { awk -v ms="$1" -v w="$window" 'BEGIN { printf "%.1f%%", ms / w / 10 }'; }
+# comparable RATE_A RATE_B: whether the larger is within TOLERANCE percent of the smaller.
+comparable() {
+	awk -v a="$1" -v b="$2" -v t="$tolerance" 'BEGIN {
+		lo = a < b ? a : b; hi = a < b ? b : a
+		exit !(hi == 0 || (lo > 0 && hi <= lo * (1 + t / 100))) }'
+}
 
-echo "idle: N sessions, one agent screen each, then quiet; KiB and CPU ms over ${window}s"
-printf '%6s %-8s %10s %14s %10s %8s\n' N server PSS MemAvailable- Slab+ CPU
-for n in "${@:-200}"; do
-	read -r tp ta ts tc <<<"$(measure tmux "$n")"
-	read -r zp za zs zc <<<"$(measure zeropty "$n")"
-	printf '%6s %-8s %10s %14s %10s %8s\n' "$n" tmux "$tp" "$ta" "$ts" "$tc"
-	printf '%6s %-8s %10s %14s %10s %8s\n' "$n" zeropty "$zp" "$za" "$zs" "$zc"
-	printf '%6s %-8s %10s %14s %10s %8s\n' "$n" ratio "$(ratio "$tp" "$zp")" \
-		"$(ratio "$ta" "$za")" "$(ratio "$ts" "$zs")" "$(ratio "$tc" "$zc")"
+row() { printf '%6s %-8s %9s %7s %10s %10s %8s %8s %12s %9s\n' "$@"; }
+
+run_workload() {
+	local load=$1 n r name rounds=${ROUNDS:-1}
+	echo
+	echo "$load: N sessions; KiB, and over ${window}s the server's CPU (% of one core), the"
+	echo "programs' output (KiB/s) and their CPU; medians of $rounds round(s); ratio tmux/zeropty"
+	row N server PSS memfd PSS+memfd MemAvail- Slab+ CPU 'prog KiB/s' 'prog CPU'
+	local -A got med
+	for n in "${counts[@]}"; do
+		got=() med=()
+		for ((r = 0; r < rounds; r++)); do
+			for name in tmux zeropty; do
+				got[$name]+="$(measure "$name" "$load" "$n")"$'\n'
+			done
+		done
+		for name in tmux zeropty; do
+			local f vals
+			for f in 1 2 3 4 5 6 7 8; do
+				mapfile -t vals < <(printf '%s' "${got[$name]}" | awk -v f="$f" '{ print $f }')
+				med[$name.$f]=$(median "${vals[@]}")
+			done
+			med[$name.total]=$((${med[$name.1]%.*} + ${med[$name.2]%.*}))
+			local late=""
+			[ "${med[$name.8]}" = 0 ] || late=" (late start)"
+			row "$n" "$name" "${med[$name.1]}" "${med[$name.2]}" "${med[$name.total]}" \
+				"${med[$name.3]}" "${med[$name.4]}" "$(percent "${med[$name.5]}")" \
+				"$((${med[$name.6]%.*} / 1024))" "$(percent "${med[$name.7]}")$late"
+		done
+		local cpu
+		if comparable "${med[tmux.6]}" "${med[zeropty.6]}"; then
+			cpu=$(ratio "${med[tmux.5]}" "${med[zeropty.5]}")
+		else
+			cpu=n/c
+		fi
+		row "$n" ratio "$(ratio "${med[tmux.1]}" "${med[zeropty.1]}")" "" \
+			"$(ratio "${med[tmux.total]}" "${med[zeropty.total]}")" \
+			"$(ratio "${med[tmux.3]}" "${med[zeropty.3]}")" \
+			"$(ratio "${med[tmux.4]}" "${med[zeropty.4]}")" "$cpu" \
+			"$(ratio "${med[tmux.6]}" "${med[zeropty.6]}")" \
+			"$(ratio "${med[tmux.7]}" "${med[zeropty.7]}")"
+	done
+}
+
+# Bulk output. The log's last line, as capture-pane prints it, is what the poll waits for.
+bulk_setup() {
+	log=$work/colour.log
+	"$gen_log" "$log" >/dev/null
+	last=$("$render" --size 220x80 "$log" | grep . | tail -n 1)
+	if [ "$bulk_poll" = builtin ]; then
+		enable -f "$so" zeropty
+	fi
+	# A file descriptor nothing ever writes to, for sleeping in short steps without a process.
+	exec {nap_fd}<> <(:)
+}
+nap() { read -r -t "$1" -u "$nap_fd" _ || true; }
+
+# bulk_once SERVER MODE: MODE "finish" prints the ms until the writer finished, with nothing
+# reading the screen; "visible" prints the ms from the writer's start until capture-pane,
+# polled back to back, shows the log's last line.
+bulk_once() {
+	local name=$1 mode=$2 stamp=$work/stamp pid t_seen="" i out
+	server "$name"
+	rm -f "$stamp"
+	"${run[@]}" new-session -d -s bulk -x 220 -y 80 "exec $replay bulk $log $stamp"
+	pid=$("${run[@]}" display-message -p '#{pid}')
+	local deadline=$((${EPOCHREALTIME%.*} + 60))
+	if [ "$mode" = visible ]; then
+		while :; do
+			if [ "$bulk_poll" = builtin ] && [ "$name" = zeropty ]; then
+				zeropty -L "$sock" capture-pane -p -t bulk >"$work/capture"
+				read -r -d '' out <"$work/capture" || true
+			else
+				out=$("${run[@]}" capture-pane -p -t bulk)
+			fi
+			if [[ $out == *"$last"* ]]; then
+				t_seen=$EPOCHREALTIME
+				break
+			fi
+			((${EPOCHREALTIME%.*} < deadline)) || break
+		done
+	fi
+	while [ ! -s "$stamp" ] && ((${EPOCHREALTIME%.*} < deadline)); do nap 0.02; done
+	local t0 t1
+	read -r t0 t1 <"$stamp" || {
+		echo "bench/scale.sh: $name: the bulk writer did not finish in 60 s" >&2
+		exit 1
+	}
+	if [ "$mode" = finish ]; then
+		# Not timed: the screen must end up showing the last line all the same.
+		for ((i = 0; i < 300; i++)); do
+			out=$("${run[@]}" capture-pane -p -t bulk)
+			[[ $out != *"$last"* ]] || break
+			nap 0.1
+		done
+		t_seen=x
+	fi
+	if [ -z "$t_seen" ] || [[ $out != *"$last"* ]]; then
+		echo "bench/scale.sh: $name: the log's last line never showed" >&2
+		exit 1
+	fi
+	stop_server "$pid"
+	if [ "$mode" = finish ]; then
+		awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f\n", (b - a) * 1000 }'
+	else
+		awk -v a="$t0" -v b="$t_seen" 'BEGIN { printf "%.0f\n", (b - a) * 1000 }'
+	fi
+}
+
+run_bulk() {
+	local rounds=${ROUNDS:-5} r name mode
+	bulk_setup
+	declare -A got=()
+	for ((r = 0; r < rounds; r++)); do
+		for mode in finish visible; do
+			for name in tmux zeropty; do
+				got[$name.$mode]+=" $(bulk_once "$name" "$mode")"
+			done
+		done
+	done
+	echo
+	echo "bulk: $(wc -c <"$log") bytes, $(wc -l <"$log") coloured lines into one 220x80 session;"
+	echo "ms, median of $rounds round(s) (every round in brackets); polled by: $bulk_poll;"
+	echo "ratio tmux/zeropty"
+	printf '%-8s %-34s %s\n' server 'writer done' 'last line visible'
+	local -A med=()
+	for name in tmux zeropty; do
+		for mode in finish visible; do
+			# shellcheck disable=SC2086 # the rounds' values, one a word
+			med[$name.$mode]=$(median ${got[$name.$mode]})
+		done
+		printf '%-8s %-34s %s\n' "$name" "${med[$name.finish]} (${got[$name.finish]# })" \
+			"${med[$name.visible]} (${got[$name.visible]# })"
+	done
+	printf '%-8s %-34s %s\n' ratio "$(ratio "${med[tmux.finish]}" "${med[zeropty.finish]}")" \
+		"$(ratio "${med[tmux.visible]}" "${med[zeropty.visible]}")"
+}
+
+echo "bench/scale.sh ${*:-}: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores," \
+	"load average $(cut -d' ' -f1-3 /proc/loadavg), $(tmux -V), $("$bin" -V)"
+echo "WINDOW=$window SETTLE=${SETTLE:-default} ROUNDS=${ROUNDS:-default} TOLERANCE=$tolerance%"
+for load in "${workloads[@]}"; do
+	if [ "$load" = bulk ]; then
+		run_bulk
+	else
+		run_workload "$load"
+	fi
 done
+echo
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
