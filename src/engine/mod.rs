@@ -608,9 +608,14 @@ impl Engine {
         self.next_pane - 1
     }
 
-    /// Registers a new pane's terminal so its events reach it.
+    /// Registers a new pane's terminal so its events reach it; its screen starts hot, so it
+    /// freezes even if its program never writes.
     pub fn track(&mut self, io: IoId, pane_id: u32) {
         self.panes_by_io.insert(io, pane_id);
+        let now = self.host.now_ms();
+        if let Some(place) = self.locate_pane(pane_id) {
+            self.after_touch(pane_id, place, now);
+        }
     }
 
     /// The shell a session's new programs run under: `default-shell` when it is a usable

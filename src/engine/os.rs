@@ -99,6 +99,13 @@ pub trait Programs {
     fn write(&mut self, io: IoId, data: &[u8]) -> io::Result<usize>;
     /// Bytes of output waiting to be read.
     fn pending_output(&self, io: IoId) -> usize;
+    /// How full the program's side of its terminal is, in percent of what it may queue before
+    /// its writes block (small writes fill it long before their bytes add up); `None` when the
+    /// host cannot tell.
+    fn output_fill(&self, io: IoId) -> Option<u32> {
+        let _ = io;
+        None
+    }
     /// Whether the engine wants to hear when the terminal is readable and writable.
     fn watch(&mut self, io: IoId, readable: bool, writable: bool);
     /// Closes the terminal. The program's exit is still reported (as for an unknown `io`) so

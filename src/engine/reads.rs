@@ -11,24 +11,34 @@
 //! a pane that hung up, and a *busy* pane. A writer that fills its socket blocks, and Linux
 //! has no low-water wakeup for unix sockets. What fills a socket is the count of writes more
 //! than their bytes (each queued write is charged its buffer overhead: a program writing
-//! 5-byte lines blocked after 278 of them, 1,390 bytes), so a queue's size alone cannot tell.
-//! Instead a deferred pane is *probed* [`PROBE_MS`] later: if its queue grew meanwhile, its
-//! program is writing continuously and the pane is busy. A pane is also busy when it had
-//! [`BUSY_BYTES`] queued when it reported output, and stays busy while it writes that much an
-//! interval. A busy pane is read as soon as it writes, ahead into its backlog without parsing,
-//! and the backlog is parsed once the writer has paused for [`PAUSE_MS`] (or the backlog
-//! reaches its limit), so the writer never waits on the parser.
+//! 5-byte lines blocked after 278 of them, 1,390 bytes), so the engine asks the host how full
+//! the program's side is (`Programs::output_fill`, from the kernel's socket diagnostics) when
+//! a pane reports output and again [`PROBE_MS`] after it was deferred: at [`BUSY_FILL`]
+//! percent the pane is busy. Where the host cannot tell (a PTY), a queue of [`BUSY_BYTES`], or
+//! one that grew between the two looks, makes it busy. A busy pane stays busy while it writes
+//! [`BUSY_INTERVAL_BYTES`] an interval. It is read as soon as it writes, ahead into its
+//! backlog without parsing, and the backlog is parsed once the writer has paused for
+//! [`PAUSE_MS`] (or the backlog reaches its limit), so the writer never waits on the parser.
 //!
 //! Invariants: a deferred pane is in `deferred` (a listed pane may have been read since, or
 //! be gone: entries are checked, not trusted); every pane with a backlog is in `backlogged`;
 //! `boundary` is set whenever `deferred` or `busy` is non-empty.
 
-use super::pane::{BACKLOG_LIMIT, BUSY_BYTES};
+use super::os::Programs;
+use super::pane::{Pane, BACKLOG_LIMIT, BUSY_BYTES};
 use super::Engine;
 
 /// The batch interval: output of quiet panes is read at multiples of this (ms). With 400
 /// agent sessions the seeds measured 5.2% CPU reading every 100 ms and 3.7% every 300 ms.
 pub const BATCH_INTERVAL_MS: u64 = 300;
+
+/// How full a program's side of its socket must be for its pane to be busy (percent). Agent
+/// TUIs write frames of a few KB in a few writes: a few percent.
+pub const BUSY_FILL: u32 = 50;
+
+/// Output an interval that keeps a pane busy: about 213 KB/s. The Gemini CLI recording
+/// writes 59 KB/s in large frames, far from filling its socket, and is cheaper read in batches.
+pub const BUSY_INTERVAL_BYTES: usize = 64 << 10;
 
 /// How long a busy writer must have written nothing before its backlog is parsed. `cat` of
 /// a 5.4 MB log pauses between its reads of the file and when the scheduler takes it off the
@@ -109,8 +119,13 @@ impl Engine {
                 pane.drain_output(os, now);
                 return Verdict::Read;
             }
+            if pane.busy {
+                return Verdict::Busy {
+                    newly: read_busy(pane, os, now),
+                };
+            }
             let queued = pane.io.map_or(0, |io| os.pending_output(io));
-            if pane.busy || queued >= BUSY_BYTES {
+            if filling(pane, os, queued >= BUSY_BYTES) {
                 return Verdict::Busy {
                     newly: read_busy(pane, os, now),
                 };
@@ -129,7 +144,7 @@ impl Engine {
         }
     }
 
-    /// Deferred panes whose queues grew since they were deferred are busy.
+    /// Deferred panes whose programs are filling their sockets are busy.
     fn probe_deferred(&mut self) {
         let now = self.host.now_ms();
         if self.reads.probe_at.is_none_or(|t| now < t) {
@@ -141,7 +156,7 @@ impl Engine {
                 let grew = pane
                     .io
                     .is_some_and(|io| os.pending_output(io) > queued_then);
-                (pane.deferred && grew).then(|| read_busy(pane, os, now))
+                (pane.deferred && filling(pane, os, grew)).then(|| read_busy(pane, os, now))
             });
             if let Some(Some(newly)) = newly {
                 self.reads.note_busy(id, newly, now);
@@ -186,8 +201,8 @@ impl Engine {
         let mut ended = false;
         let mut backlogged = std::mem::take(&mut self.reads.backlogged);
         backlogged.retain(|&id| {
+            // Nothing is read here: a writer that goes on is heard from through its events.
             self.with_pane(id, |pane, os, now| {
-                pane.read_ahead(os, now);
                 let paused = now >= pane.read_ahead_at + PAUSE_MS || pane.eof;
                 if paused || pane.backlog_len() >= BACKLOG_LIMIT {
                     pane.parse_backlog(os, now);
@@ -212,7 +227,7 @@ impl Engine {
                 }
                 pane.drain_output(os, now);
                 ended |= pane.eof;
-                let busy = pane.interval_bytes >= BUSY_BYTES;
+                let busy = pane.interval_bytes >= BUSY_INTERVAL_BYTES;
                 pane.interval_bytes = 0;
                 pane.busy = busy;
                 busy
@@ -225,13 +240,13 @@ impl Engine {
         ended
     }
 
-    /// A busy pane that wrote less than [`BUSY_BYTES`] in the last interval goes back to
-    /// batched reads.
+    /// A busy pane that wrote less than [`BUSY_INTERVAL_BYTES`] in the last interval goes
+    /// back to batched reads.
     fn judge_busy(&mut self) {
         let mut busy = std::mem::take(&mut self.reads.busy);
         busy.retain(|&id| {
             self.with_pane(id, |pane, _, _| {
-                pane.busy = pane.interval_bytes >= BUSY_BYTES;
+                pane.busy = pane.interval_bytes >= BUSY_INTERVAL_BYTES;
                 pane.interval_bytes = 0;
                 pane.busy
             })
@@ -241,8 +256,17 @@ impl Engine {
     }
 }
 
+/// Whether a pane's program is near blocking on its socket: by how full its side is when the
+/// host can tell, else by `by_bytes` (the caller's judgement from byte counts).
+fn filling(pane: &Pane, os: &dyn Programs, by_bytes: bool) -> bool {
+    match pane.io.and_then(|io| os.output_fill(io)) {
+        Some(fill) => fill >= BUSY_FILL,
+        None => by_bytes,
+    }
+}
+
 /// Marks a pane busy and reads what it has ahead. Returns whether it was not busy before.
-fn read_busy(pane: &mut super::pane::Pane, os: &mut dyn super::os::Programs, now: u64) -> bool {
+fn read_busy(pane: &mut Pane, os: &mut dyn Programs, now: u64) -> bool {
     let newly = !pane.busy;
     pane.busy = true;
     if pane.deferred {

@@ -23,6 +23,8 @@ struct World {
     watched_readable: HashMap<IoId, bool>,
     /// The monotonic clock (ms), moved by the test.
     now: u64,
+    /// How full each program's side of its terminal is (percent), where the test says.
+    fill: HashMap<IoId, u32>,
 }
 
 struct FakeHost {
@@ -79,6 +81,10 @@ impl Programs for FakeHost {
 
     fn pending_output(&self, io: IoId) -> usize {
         self.world.borrow().output.get(&io).map_or(0, Vec::len)
+    }
+
+    fn output_fill(&self, io: IoId) -> Option<u32> {
+        self.world.borrow().fill.get(&io).copied()
     }
 
     fn watch(&mut self, io: IoId, readable: bool, _writable: bool) {
@@ -283,11 +289,45 @@ fn a_queue_that_grows_after_its_pane_was_deferred_makes_the_pane_busy() {
 }
 
 #[test]
+fn how_full_the_programs_side_is_decides_over_byte_counts() {
+    let (mut e, world) = engine("/bin/sh");
+    let io = session(&mut e);
+    // Many small writes: few bytes, but the program is about to block.
+    world.borrow_mut().fill.insert(io, 60);
+    world.borrow_mut().output.insert(io, b"1\r\n".repeat(100));
+    e.io_event(io, IoEvent::Readable);
+    assert!(e.panes().next().unwrap().busy, "read at once");
+    assert!(world.borrow().output[&io].is_empty());
+
+    // A few large frames: many bytes, far from blocking.
+    let (mut e, world) = engine("/bin/sh");
+    let io = session(&mut e);
+    world.borrow_mut().fill.insert(io, 12);
+    world
+        .borrow_mut()
+        .output
+        .insert(io, vec![b'x'; 2 * super::pane::BUSY_BYTES]);
+    e.io_event(io, IoEvent::Readable);
+    assert!(!world.borrow().watching_output(io), "deferred");
+    // Still far from full at the probe, though the queue grew: stays deferred.
+    world
+        .borrow_mut()
+        .output
+        .get_mut(&io)
+        .unwrap()
+        .extend(b"more");
+    world.borrow_mut().now = 1_005;
+    e.tick();
+    assert!(!world.borrow().watching_output(io));
+    assert!(!e.panes().next().unwrap().busy);
+}
+
+#[test]
 fn busy_output_is_read_at_once_and_parsed_when_the_writer_pauses() {
     let (mut e, world) = engine("/bin/sh");
     let io = session(&mut e);
     let line = b"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcde\r\n";
-    let burst: Vec<u8> = line.repeat(super::pane::BUSY_BYTES / line.len() + 1);
+    let burst: Vec<u8> = line.repeat(super::reads::BUSY_INTERVAL_BYTES / line.len() + 1);
     world.borrow_mut().output.insert(io, burst.clone());
     e.io_event(io, IoEvent::Readable);
     assert!(
@@ -306,12 +346,18 @@ fn busy_output_is_read_at_once_and_parsed_when_the_writer_pauses() {
         Some(1_000 + super::reads::PAUSE_MS),
         "parsed once the writer pauses"
     );
-    // The writer keeps going: its output is read ahead again, still not parsed.
+    // The writer keeps going: its output is read ahead at once, still not parsed, and the
+    // pause is counted from it.
+    world.borrow_mut().now = 1_004;
+    e.tick();
     world.borrow_mut().output.insert(io, b"last\r\n".to_vec());
+    e.io_event(io, IoEvent::Readable);
+    assert_eq!(e.panes().next().unwrap().backlog_len(), burst.len() + 6);
+    world.borrow_mut().now = 1_000 + super::reads::PAUSE_MS;
     e.tick();
     assert_eq!(e.panes().next().unwrap().backlog_len(), burst.len() + 6);
     // It pauses: everything is parsed in order.
-    world.borrow_mut().now = 1_000 + super::reads::PAUSE_MS;
+    world.borrow_mut().now = 1_004 + super::reads::PAUSE_MS;
     e.tick();
     let pane = e.panes().next().unwrap();
     assert_eq!(pane.backlog_len(), 0);

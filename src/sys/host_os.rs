@@ -18,6 +18,7 @@ use super::poll::{Epoll, READABLE, WRITABLE};
 use super::process::{self, Launch, SlotInit};
 use super::pty;
 use super::shim::StateFile;
+use super::sock_diag::SockDiag;
 use crate::engine::os::{Backend, Clock, IoId, PipeId, Programs, SpawnRequest, Spawned};
 use crate::engine::tty::{ENV_STATE, ENV_TOKEN, ENV_TTY};
 use std::collections::HashMap;
@@ -45,6 +46,8 @@ struct Terminal {
     /// What the epoll set watches for: a write that leaves nothing pending then costs no
     /// epoll_ctl (one per send-keys before; see BENCHMARKS.md, shell helpers).
     interest: u32,
+    /// The inode of the program's end of a socket terminal (for `output_fill`).
+    program_end: Option<u32>,
 }
 
 /// A `pipe-pane` command: our end of its socket, and the process.
@@ -70,6 +73,8 @@ pub struct HostOs {
     start: Instant,
     /// What [`Programs::read`] lends out.
     read_buf: Box<[u8]>,
+    /// Asks the kernel how full programs' sockets are (`None` if it cannot be asked).
+    diag: Option<SockDiag>,
 }
 
 impl HostOs {
@@ -87,6 +92,7 @@ impl HostOs {
             next_slot: 0,
             start: Instant::now(),
             read_buf: vec![0; crate::engine::pane::READ_SIZE].into_boxed_slice(),
+            diag: SockDiag::new().ok(),
         })
     }
 
@@ -151,6 +157,7 @@ impl HostOs {
             pid: started.pid,
             slot_index: Some(slot_index),
             interest: READABLE,
+            program_end: Some(ino as u32),
         };
         Ok((terminal, spawned))
     }
@@ -238,6 +245,7 @@ fn spawn_pty(req: &SpawnRequest, io: IoId, shim: &Path) -> io::Result<(Terminal,
         pid: started.pid,
         slot_index: None,
         interest: READABLE,
+        program_end: None,
     };
     Ok((terminal, spawned))
 }
@@ -283,6 +291,11 @@ impl Programs for HostOs {
     fn pending_output(&self, io: IoId) -> usize {
         self.terminal(io)
             .map_or(0, |t| fd::readable_bytes(t.fd.as_raw_fd()))
+    }
+
+    fn output_fill(&self, io: IoId) -> Option<u32> {
+        let ino = self.terminals.get(&io)?.program_end?;
+        self.diag.as_ref()?.send_buffer_fill(ino)
     }
 
     fn watch(&mut self, io: IoId, readable: bool, writable: bool) {

@@ -7,5 +7,6 @@ pub mod poll;
 pub mod process;
 pub mod pty;
 pub mod shim;
+pub mod sock_diag;
 pub mod socket;
 pub mod tty;
