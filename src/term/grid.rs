@@ -128,6 +128,16 @@ impl Grid {
         }
     }
 
+    /// Whether any of the `n` cells from `x` on line `y` is the padding of a wide character.
+    pub fn has_padding(&self, x: u32, y: u32, n: u32) -> bool {
+        if !self.in_range(y) {
+            return false;
+        }
+        let row = self.row(y);
+        let n = n.min((row.size as u32).saturating_sub(x));
+        row.any_in(x as usize, n as usize, Cell::is_padding)
+    }
+
     pub fn set_cell(&mut self, x: u32, y: u32, cell: Cell) {
         if !self.in_range(y) {
             return;

@@ -657,16 +657,25 @@ impl Screen {
                 self.set_cursor(Some(0), None);
             }
             let k = ((sx - self.cx) as usize).min(left);
-            let (cx, y) = (self.cx, self.grid.hsize + self.cy);
-            // tmux writes these characters one by one (they are not collected like ASCII),
-            // so a wide character they cut in half is cleared the way a single write clears it.
-            if self.grid.get_cell(cx, y).is_padding() {
-                self.overwrite(Cell::PAD, 1);
-            }
-            self.grid.fill(cx, y, cell, k as u32);
-            self.finish_run(cx + k as u32, y);
+            self.fill_narrow(ch, cell, k as u32);
             left -= k;
         }
+    }
+
+    /// Writes `k` copies of a narrow character that fit on the cursor's line. tmux writes them
+    /// one by one (they are not collected like ASCII), and each write clears only the parts of
+    /// wide characters under that one cell; so one fill is the same only where no padding is
+    /// in the way, including just after the run.
+    fn fill_narrow(&mut self, ch: char, cell: Cell, k: u32) {
+        let (cx, y) = (self.cx, self.grid.hsize + self.cy);
+        if self.grid.has_padding(cx, y, k + 1) {
+            for _ in 0..k {
+                self.write_cell(ch, 1, cell.style());
+            }
+            return;
+        }
+        self.grid.fill(cx, y, cell, k);
+        self.set_cursor(Some(cx + k), None);
     }
 
     fn put_ascii_run(&mut self, style: StyleId, run: &[u8]) {
