@@ -954,7 +954,9 @@ impl Screen {
         let g = &mut self.grid;
         if sy < oldy {
             let mut needed = oldy - sy;
-            let available = oldy - 1 - self.cy;
+            // A cursor restored from a taller screen may be below the last line; tmux's
+            // unsigned subtraction then makes every line below it available.
+            let available = (oldy - 1).wrapping_sub(self.cy);
             if available > 0 {
                 let available = available.min(needed);
                 g.view_delete_lines(oldy - available, available, 0);
