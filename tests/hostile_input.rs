@@ -2092,6 +2092,35 @@ fn overwriting_half_a_wide_character_does_not_depend_on_reads() {
 }
 
 #[test]
+fn narrow_characters_over_stray_padding_do_not_depend_on_reads() {
+    // EL 1 clears the first half of a wide character and leaves its padding. tmux writes
+    // non-ASCII narrow characters one by one, and one written over a blank cell leaves the
+    // padding after it alone, so `-N` prints no space for it; one written over the padding
+    // itself clears back to the start of the padding, which is the character just written.
+    let no_trim = |t: &Terminal| {
+        t.capture(&CaptureOptions {
+            no_trim: true,
+            ..Default::default()
+        })
+    };
+    let input = "\x1bG\u{ff21}\x1b[H\x1b[1K\u{e9}".as_bytes();
+    let mut t = Terminal::new(80, 24, 2);
+    t.feed(input);
+    assert_eq!(&no_trim(&t)[..3], "\u{e9}\n".as_bytes());
+    check_split_invariant(input, 80);
+
+    let input = "\u{4e2d}\u{4e2d}\x1b[3G\x1b[1K\x1b[H\u{e9}\u{e9}\u{e9}\u{e9}".as_bytes();
+    let mut t = Terminal::new(10, 3, 2);
+    t.feed(input);
+    assert_eq!(
+        capture_all(&t, false),
+        "\u{e9}\u{e9} \u{e9}\n\n\n".as_bytes()
+    );
+    check_split_invariant(input, 10);
+    check_split_invariant("\u{4e2d}\u{4e2d}\u{4e2d}\x1b[2G\u{e9}\u{e9}".as_bytes(), 10);
+}
+
+#[test]
 fn rows_are_packed_after_a_resize() {
     // Rows are packed when a write or resize ends, except the cursor's; reflowed rows pushed
     // into history by the height change must not stay expanded.

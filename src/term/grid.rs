@@ -128,6 +128,16 @@ impl Grid {
         }
     }
 
+    /// Whether any of the `n` cells from `x` on line `y` is the padding of a wide character.
+    pub fn has_padding(&self, x: u32, y: u32, n: u32) -> bool {
+        if !self.in_range(y) {
+            return false;
+        }
+        let row = self.row(y);
+        let n = n.min((row.size as u32).saturating_sub(x));
+        row.any_in(x as usize, n as usize, Cell::is_padding)
+    }
+
     pub fn set_cell(&mut self, x: u32, y: u32, cell: Cell) {
         if !self.in_range(y) {
             return;
@@ -442,21 +452,28 @@ impl Grid {
     }
 
     /// Position of (px, py) counted in unwrapped lines (for keeping the cursor across reflow).
+    ///
+    /// `py` may lie past the last line: leaving the alternate screen restores a cursor saved on
+    /// a taller screen before resizing, and tmux then reads past the end of its line array.
+    /// What it reads there is undefined, but is most often zeroed memory (blank lines, not
+    /// wrapped), so such lines count as that here.
     pub fn wrap_position(&self, px: u32, py: u32) -> (u32, u32) {
         let (mut ax, mut ay) = (0u32, 0u32);
+        let line = |y: u32| self.in_range(y).then(|| self.row(y));
+        let used = |y: u32| line(y).map_or(0, |r| r.used as u32);
+        let wrapped = |y: u32| line(y).is_some_and(|r| r.wrapped);
         for y in 0..py {
-            let row = self.row(y);
-            if row.wrapped {
-                ax += row.used as u32;
+            if wrapped(y) {
+                ax = ax.wrapping_add(used(y));
             } else {
                 ax = 0;
                 ay += 1;
             }
         }
-        if px >= self.row(py).used as u32 {
+        if px >= used(py) {
             ax = u32::MAX;
         } else {
-            ax += px;
+            ax = ax.wrapping_add(px);
         }
         (ax, ay)
     }

@@ -291,4 +291,49 @@ mod hostile_regressions {
         t.feed(b"\x1b[?1049h\x1b[11Hhello");
         t.resize(80, 5);
     }
+
+    fn lines(t: &Terminal) -> String {
+        let opts = CaptureOptions {
+            start: Some(LineSpec::Edge),
+            end: Some(LineSpec::Edge),
+            ..Default::default()
+        };
+        String::from_utf8(capture::printable(t.capture(&opts))).unwrap()
+    }
+
+    #[test]
+    fn cursor_saved_on_a_taller_screen_is_restored_before_the_resize_back() {
+        // ?47h does not save the cursor, so ?1049l restores the row saved by the first ?1049h
+        // (8) onto the 3x2 screen saved by ?47h, then resizes to 80x24 with that row below the
+        // last line. tmux reads past its lines there; with the memory blank, as it mostly is,
+        // it shows 75 l's on the first line and the cursor at (0, 8).
+        let mut t = Terminal::new(4, 24, 10);
+        t.feed(b"\x1b[9H\x1b[?1049h");
+        t.resize(3, 2);
+        t.feed(b"\x1b[?47l");
+        t.feed(b"\x1b[?47h");
+        t.resize(80, 24);
+        t.feed(b"l\x1b[256b-\x1b[?1049l");
+        assert_eq!(lines(&t), format!("{}{}", "l".repeat(75), "\n".repeat(24)));
+        assert_eq!(t.cursor(), (0, 8));
+        assert_eq!(t.history_size(), 0);
+    }
+
+    #[test]
+    fn cursor_saved_on_a_taller_screen_survives_a_shorter_resize_back() {
+        // The same restore onto a screen shorter than the saved one: tmux deletes lines from
+        // the bottom as if all were below the cursor and keeps "ab" on the one line. (Its
+        // cursor there depends on memory it reads past its lines; here it stays on the screen.)
+        let mut t = Terminal::new(4, 24, 10);
+        t.feed(b"ab\r\ncd\x1b[9H\x1b[?1049h");
+        t.resize(3, 2);
+        t.feed(b"\x1b[?47l");
+        t.feed(b"xy\x1b[?47h");
+        t.resize(80, 1);
+        t.feed(b"q\x1b[?1049l");
+        assert_eq!(lines(&t), "ab\n");
+        assert_eq!(t.history_size(), 0);
+        let (x, y) = t.cursor();
+        assert!(x < 80 && y == 0);
+    }
 }

@@ -367,6 +367,27 @@ impl Row {
         }
     }
 
+    /// Whether any stored cell in `x..x + n` satisfies `f`, without expanding the row.
+    pub fn any_in(&self, x: usize, n: usize, f: impl Fn(Cell) -> bool) -> bool {
+        if let Some(e) = &self.expanded {
+            let end = (x + n).min(e.cells.len());
+            return e.cells.get(x..end).is_some_and(|c| c.iter().any(|&c| f(c)));
+        }
+        let mut at = 0;
+        for seg in Segments::new(&self.packed) {
+            let len = seg.len();
+            let (lo, hi) = (x.max(at), (x + n).min(at + len));
+            if (lo..hi).any(|k| f(seg.cell(k - at))) {
+                return true;
+            }
+            at += len;
+            if at >= x + n {
+                break;
+            }
+        }
+        false
+    }
+
     /// Calls `f` for each stored cell without expanding the row.
     pub fn for_each(&self, mut f: impl FnMut(Cell)) {
         match &self.expanded {
@@ -645,6 +666,27 @@ mod tests {
             assert_eq!(r.get(x), *c);
         }
         assert!(r.heap_bytes() < 80, "packed into {} bytes", r.heap_bytes());
+    }
+
+    #[test]
+    fn any_in_sees_the_same_cells_packed_or_expanded() {
+        let mut src: Vec<Cell> = "ab".bytes().map(|b| Cell::new(b as u32, 0)).collect();
+        src.extend(std::iter::repeat_n(Cell::new(0x2500, 5), 20));
+        src.push(Cell::new(0x4E2D | Cell::WIDE, 0));
+        src.push(Cell::PAD);
+        src.push(Cell::new(b'c' as u32, 0));
+        let expanded = row_of(&src);
+        let mut packed = expanded.clone();
+        packed.pack(&mut Vec::new());
+        assert!(packed.is_packed());
+        for r in [&expanded, &packed] {
+            for x in 0..src.len() + 2 {
+                for n in 0..src.len() + 2 - x {
+                    let want = src.iter().skip(x).take(n).any(|c| c.is_padding());
+                    assert_eq!(r.any_in(x, n, Cell::is_padding), want, "{x}+{n}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -657,16 +657,25 @@ impl Screen {
                 self.set_cursor(Some(0), None);
             }
             let k = ((sx - self.cx) as usize).min(left);
-            let (cx, y) = (self.cx, self.grid.hsize + self.cy);
-            // tmux writes these characters one by one (they are not collected like ASCII),
-            // so a wide character they cut in half is cleared the way a single write clears it.
-            if self.grid.get_cell(cx, y).is_padding() {
-                self.overwrite(Cell::PAD, 1);
-            }
-            self.grid.fill(cx, y, cell, k as u32);
-            self.finish_run(cx + k as u32, y);
+            self.fill_narrow(ch, cell, k as u32);
             left -= k;
         }
+    }
+
+    /// Writes `k` copies of a narrow character that fit on the cursor's line. tmux writes them
+    /// one by one (they are not collected like ASCII), and each write clears only the parts of
+    /// wide characters under that one cell; so one fill is the same only where no padding is
+    /// in the way, including just after the run.
+    fn fill_narrow(&mut self, ch: char, cell: Cell, k: u32) {
+        let (cx, y) = (self.cx, self.grid.hsize + self.cy);
+        if self.grid.has_padding(cx, y, k + 1) {
+            for _ in 0..k {
+                self.write_cell(ch, 1, cell.style());
+            }
+            return;
+        }
+        self.grid.fill(cx, y, cell, k);
+        self.set_cursor(Some(cx + k), None);
     }
 
     fn put_ascii_run(&mut self, style: StyleId, run: &[u8]) {
@@ -945,7 +954,9 @@ impl Screen {
         let g = &mut self.grid;
         if sy < oldy {
             let mut needed = oldy - sy;
-            let available = oldy - 1 - self.cy;
+            // A cursor restored from a taller screen may be below the last line; tmux's
+            // unsigned subtraction then makes every line below it available.
+            let available = (oldy - 1).wrapping_sub(self.cy);
             if available > 0 {
                 let available = available.min(needed);
                 g.view_delete_lines(oldy - available, available, 0);
