@@ -1281,15 +1281,7 @@ fn execute(case: &Case) {
             a.replies == b.replies,
             "reads split differently give different replies"
         );
-        for flags in 0..16 {
-            let opts = CaptureOptions {
-                start: Some(LineSpec::Edge),
-                end: Some(LineSpec::Edge),
-                escapes: flags & 1 != 0,
-                escape_c0: flags & 2 != 0,
-                join: flags & 4 != 0,
-                no_trim: flags & 8 != 0,
-            };
+        for opts in common::whole_captures() {
             a.capture(&opts, w.max_cols);
             compare_twins(&a.t, &b.t, &opts);
         }

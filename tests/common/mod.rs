@@ -58,6 +58,18 @@ pub fn first_difference(got: &[u8], want: &[u8]) -> String {
     "identical".into()
 }
 
+/// Captures of the whole history, with every combination of `-e`, `-C`, `-J` and `-N`.
+pub fn whole_captures() -> impl Iterator<Item = CaptureOptions> {
+    (0..16).map(|flags| CaptureOptions {
+        start: Some(LineSpec::Edge),
+        end: Some(LineSpec::Edge),
+        escapes: flags & 1 != 0,
+        escape_c0: flags & 2 != 0,
+        join: flags & 4 != 0,
+        no_trim: flags & 8 != 0,
+    })
+}
+
 /// Everything a reader can learn of a terminal, as text: the whole history captured with every
 /// combination of `-e`, `-C`, `-J` and `-N`, the same with `-a`, the cursor and the character
 /// under it, modes, title, history size and limit, an unfinished sequence (`-P`), and each row's
@@ -73,15 +85,7 @@ pub fn seen(t: &Terminal) -> String {
         t.history_limit(),
         t.capture_pending(false),
     );
-    for flags in 0..16 {
-        let opts = CaptureOptions {
-            start: Some(LineSpec::Edge),
-            end: Some(LineSpec::Edge),
-            escapes: flags & 1 != 0,
-            escape_c0: flags & 2 != 0,
-            join: flags & 4 != 0,
-            no_trim: flags & 8 != 0,
-        };
+    for opts in whole_captures() {
         out += &String::from_utf8_lossy(&t.capture(&opts));
         match t.capture_alternate(&opts) {
             Ok(alt) => out += &String::from_utf8_lossy(&alt),
