@@ -662,7 +662,7 @@ impl Engine {
         let Some(si) = self.session_index(c.session) else {
             return;
         };
-        self.drain(self.sessions[si].current_window().pane.id);
+        self.read_screen(self.sessions[si].current_window().pane.id);
         let t = &self.sessions[si].current_window().pane.term;
         let (hsize, rows) = (t.history_size(), t.rows());
         if let Some(c) = self.clients.get_mut(conn) {

@@ -4,10 +4,11 @@
 //! cheap to change. After [`FREEZE_AFTER_MS`] without output or readers it is *frozen*: the
 //! terminal folds every row into one byte chunk (`Terminal::freeze`), which drops the rows'
 //! headers and allocations. After [`cold::COLD_AFTER_MS`] frozen it is *cold*: the chunk is
-//! compressed into the cold store (see `cold`) and leaves the heap. Output, a reader or a
-//! resize brings it back: [`Engine::with_pane`] restores and expands a cold screen before
-//! anything touches the pane; a frozen terminal thaws itself on its first change, and readers
-//! thaw it through `Engine::drain`.
+//! compressed into the cold store (see `cold`) and leaves the heap. [`Engine::with_pane`]
+//! brings a cold screen back, frozen, before anything touches the pane; a frozen terminal
+//! thaws itself on its first change (output, keys, a resize), and readers of its rows decode
+//! it without thawing it. Readers that need no rows (`list-panes -F '#{pane_pid}'`) leave a
+//! cold screen in the store.
 //!
 //! A screen that thaws soon after freezing waits twice as long next time, up to
 //! [`FREEZE_AFTER_MAX_MS`], so sessions that print every half second do not freeze and thaw
@@ -97,17 +98,15 @@ impl Freezer {
 }
 
 impl Engine {
-    /// Before a pane is touched: a cold screen comes back from the store, expanded (it is
-    /// then hot again, and goes through the cycle from the start).
+    /// Before a pane is touched: a cold screen comes back from the store, frozen (it thaws
+    /// if it is changed, and goes cold again after another quiet spell).
     pub(super) fn warm(pane: &mut Pane, store: &mut super::cold::ColdStore) {
         let Some(at) = pane.fold.cold.take() else {
             return;
         };
+        pane.fold.frozen_at = None;
         match store.take(at) {
-            Ok(chunk) => {
-                pane.term.restore_frozen(chunk);
-                pane.term.thaw();
-            }
+            Ok(chunk) => pane.term.restore_frozen(chunk),
             // The store's file failed to give back what it took: the screen cannot be
             // recovered, so the pane goes on with an empty one rather than none.
             Err(_) => pane.term.discard_cold(),
@@ -119,6 +118,11 @@ impl Engine {
         let pane = &mut self.sessions[pane_place.0].windows[pane_place.1].pane;
         let fold = &mut pane.fold;
         fold.active_at = now;
+        if pane.term.is_frozen() && fold.frozen_at.is_none() {
+            // Back from the cold store and still frozen: it goes cold again in its turn.
+            fold.frozen_at = Some(now);
+            self.freezer.frozen.push_back((pane_id, now));
+        }
         if fold.listed_hot || pane.term.is_frozen() {
             return;
         }

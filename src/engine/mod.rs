@@ -494,11 +494,26 @@ impl Engine {
 
     /// Reads what a pane's program has written so far, so a reader never sees a stale screen.
     /// One pass takes everything queued (a socket holds far less than a pass's limit); a program
-    /// that keeps writing cannot hold the reader here.
+    /// that keeps writing cannot hold the reader here. A cold screen with nothing to read stays
+    /// in the store: this is for readers of what a pane is, not of its rows (those call
+    /// [`Engine::read_screen`]).
     pub fn drain(&mut self, pane_id: u32) {
+        let Some(pane) = self.pane(pane_id) else {
+            return;
+        };
+        let waiting = |io| self.host.pending_output(io) > 0;
+        if pane.fold.cold.is_some() && !pane.deferred && !pane.io.is_some_and(waiting) {
+            return;
+        }
+        self.read_screen(pane_id);
+    }
+
+    /// [`Engine::drain`], and a cold screen comes back from the store, for readers of its rows
+    /// (capture-pane, formats of one pane, attach). A frozen screen is read as it is: its
+    /// readers decode it without thawing it.
+    pub fn read_screen(&mut self, pane_id: u32) {
         self.with_pane(pane_id, |pane, os, now| {
             pane.drain_output(os, now);
-            pane.term.thaw();
         });
         self.note_string_state(pane_id);
     }

@@ -443,9 +443,17 @@ fn quiet_screens_freeze_then_go_cold_and_come_back_whole() {
     assert!(e.cold.live_bytes() > 0);
     assert_eq!(e.next_deadline(), None, "a server of cold screens sleeps");
 
-    assert_eq!(ok(&mut e, &whole), before, "a reader gets it back whole");
-    assert_eq!(state(&e).0, "hot");
+    // Readers that need no rows leave it in the store.
+    ok(&mut e, &["list-panes", "-a", "-F", "#{pane_pid}"]);
+    assert_eq!(state(&e).0, "cold");
+    // A reader of its rows gets it back whole, frozen, and it goes cold again in its turn.
+    assert_eq!(ok(&mut e, &whole), before);
+    assert_eq!(state(&e).0, "frozen");
     assert_eq!(e.cold.live_bytes(), 0);
+    assert_eq!(e.next_deadline(), Some(21_500));
+    world.borrow_mut().now = 21_500;
+    e.tick();
+    assert_eq!(state(&e).0, "cold");
 }
 
 #[test]

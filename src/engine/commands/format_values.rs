@@ -19,6 +19,9 @@ pub fn expand(e: &Engine, template: &str, at: Option<Found>) -> String {
     format::expand(template, &values, e.host.wall_time())
 }
 
+/// Variables whose values come from a screen's rows rather than its counters.
+pub const ROW_VARIABLES: &[&str] = &["cursor_character", "history_bytes"];
+
 /// Variables `display-message -a` lists.
 pub const VARIABLES: &[&str] = &[
     "alternate_on",

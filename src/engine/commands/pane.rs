@@ -112,7 +112,7 @@ fn send_keys(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), Strin
 fn capture_pane(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
     let f = resolve(e, ctx, args, Kind::Pane)?;
     let pane_id = pane_id_at(e, f);
-    e.drain(pane_id);
+    e.read_screen(pane_id);
     let pane = &e.sessions[f.session].windows[f.window].pane;
     let buf = if args.has('P') {
         pane.term.capture_pending(args.has('C'))
@@ -147,7 +147,7 @@ fn capture_pane(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), St
 fn clear_history(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
     let f = resolve(e, ctx, args, Kind::Pane)?;
     let pane_id = pane_id_at(e, f);
-    e.drain(pane_id);
+    e.read_screen(pane_id);
     e.sessions[f.session].windows[f.window]
         .pane
         .term
@@ -163,7 +163,7 @@ fn display_message(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(),
     let f = resolve(e, ctx, args, Kind::Pane).ok();
     if let Some(f) = f {
         let pane_id = pane_id_at(e, f);
-        e.drain(pane_id);
+        e.read_screen(pane_id);
     }
     if args.has('a') {
         let values = FormatValues::new(e, f);

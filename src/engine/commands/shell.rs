@@ -246,7 +246,7 @@ fn respawn_pane(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), St
         title: String::new(),
     });
     // The old screen moves to the new pane: bring it back from the cold store first.
-    e.drain(pane_id);
+    e.read_screen(pane_id);
     let window = &mut e.sessions[si].windows[wi];
     let mut old = std::mem::replace(&mut window.pane, pane);
     reinit_screen(&mut old);

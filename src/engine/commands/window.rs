@@ -447,6 +447,14 @@ const LIST_PANES_TEMPLATE: &str = "#{pane_index}: [#{pane_width}x#{pane_height}]
 const LIST_PANES_SESSION_TEMPLATE: &str = "#{window_index}.#{pane_index}: [#{pane_width}x#{pane_height}] [history #{history_size}/#{history_limit}, #{history_bytes} bytes] #{pane_id}#{?pane_active, (active),}#{?pane_dead, (dead),}";
 const LIST_PANES_SERVER_TEMPLATE: &str = "#{session_name}:#{window_index}.#{pane_index}: [#{pane_width}x#{pane_height}] [history #{history_size}/#{history_limit}, #{history_bytes} bytes] #{pane_id}#{?pane_active, (active),}#{?pane_dead, (dead),}";
 
+/// Whether a format uses variables read from a screen's rows (so a cold screen must come
+/// back from the store for it).
+fn reads_rows(format: &str) -> bool {
+    super::format_values::ROW_VARIABLES
+        .iter()
+        .any(|v| format.contains(v))
+}
+
 fn list_panes(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
     let mut targets = Vec::new();
     let default = if args.has('a') {
@@ -466,9 +474,14 @@ fn list_panes(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), Stri
     };
     let template = args.get('F').unwrap_or(default);
     let filter = args.get('f');
+    let rows = reads_rows(template) || filter.is_some_and(reads_rows);
     for (si, wi) in targets {
         let pane_id = e.sessions[si].windows[wi].pane.id;
-        e.drain(pane_id);
+        if rows {
+            e.read_screen(pane_id);
+        } else {
+            e.drain(pane_id);
+        }
         let at = Found {
             session: si,
             window: wi,
