@@ -1,5 +1,6 @@
 //! The OS boundary: the only place that calls libc I/O.
 
+pub mod children;
 pub mod fd;
 pub mod host_os;
 pub mod poll;

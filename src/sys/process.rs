@@ -2,7 +2,9 @@
 //!
 //! A session program starts in a new session and process group (setsid) with the terminal
 //! descriptor on fds 0, 1 and 2 (a pseudo-terminal also becomes its controlling terminal) and
-//! every other descriptor closed; its exit is reported through a pidfd the host polls.
+//! every other descriptor closed; its exit is reported through SIGCHLD
+//! (`super::children`). Every child starts with no signal blocked, default signal actions
+//! and the open-file limit the server was started with ([`raise_open_file_limit`]).
 //! Everything the child needs is prepared before `fork`, because only async-signal-safe calls
 //! may run between `fork` and `exec`.
 
@@ -12,6 +14,7 @@ use std::io;
 use std::os::fd::{OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
+use std::sync::OnceLock;
 
 /// How to start a session program: `argv` is exec'd directly when it has several words, run
 /// with `shell -c` when it has one, and the shell is started as a login shell when it is empty.
@@ -33,10 +36,47 @@ pub struct SlotInit {
     pub bytes: [u8; crate::engine::tty::SLOT_SIZE],
 }
 
-/// A started program: its pid and a pidfd that becomes readable when it exits.
-pub struct Started {
-    pub pid: i32,
-    pub pidfd: OwnedFd,
+/// The open-file limit the server inherited, when it raised its own (see
+/// [`raise_open_file_limit`]).
+static INHERITED_NOFILE: OnceLock<libc::rlimit> = OnceLock::new();
+
+/// Raises this process's soft open-file limit to its hard limit: each session holds one
+/// descriptor in the server, so the soft limit (often 1024) would cap the sessions long before
+/// the hard one. Children get the inherited limit back before they exec: it is what a user's
+/// shell would have, and some programs depend on it staying small (select() cannot take a
+/// descriptor past 1023; daemons that close every descriptor up to the limit take time in
+/// proportion to it).
+pub fn raise_open_file_limit() {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes the struct.
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } != 0
+        || limit.rlim_cur >= limit.rlim_max
+    {
+        return;
+    }
+    let raised = libc::rlimit {
+        rlim_cur: limit.rlim_max,
+        rlim_max: limit.rlim_max,
+    };
+    // SAFETY: setrlimit reads the struct.
+    if unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &raised) } == 0 {
+        let _ = INHERITED_NOFILE.set(limit);
+    }
+}
+
+/// In a forked child: gives back the open-file limit the server inherited, if it raised it.
+///
+/// # Safety
+/// Async-signal-safe: a load (the limit was set once, before any child started) and one
+/// system call.
+unsafe fn restore_open_file_limit() {
+    if let Some(limit) = INHERITED_NOFILE.get() {
+        // SAFETY: setrlimit reads the struct.
+        unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, limit) };
+    }
 }
 
 fn cstring(s: &[u8]) -> CString {
@@ -66,8 +106,8 @@ fn basename(shell: &str) -> &str {
     }
 }
 
-/// Starts a program with `terminal` as its fds 0, 1 and 2.
-pub fn launch(spec: &Launch<'_>, terminal: RawFd, slot: Option<&SlotInit>) -> io::Result<Started> {
+/// Starts a program with `terminal` as its fds 0, 1 and 2; returns its pid.
+pub fn launch(spec: &Launch<'_>, terminal: RawFd, slot: Option<&SlotInit>) -> io::Result<i32> {
     let (program, args): (CString, Vec<CString>) = match spec.argv {
         [] => {
             let argv0 = format!("-{}", basename(spec.shell));
@@ -130,14 +170,7 @@ pub fn launch(spec: &Launch<'_>, terminal: RawFd, slot: Option<&SlotInit>) -> io
             )
         }
     }
-    // SAFETY: pidfd_open takes a pid and flags.
-    let pidfd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) } as libc::c_int;
-    let pidfd = cvt(pidfd)?;
-    // SAFETY: pidfd is new and ours; pidfds are created close-on-exec.
-    Ok(Started {
-        pid,
-        pidfd: unsafe { owned(pidfd) },
-    })
+    Ok(pid)
 }
 
 fn many_has_slash(argv: &[String]) -> bool {
@@ -180,14 +213,8 @@ unsafe fn child(
         for fd in 0..3 {
             libc::dup2(terminal, fd);
         }
-        let mut set: libc::sigset_t = std::mem::zeroed();
-        libc::sigemptyset(&mut set);
-        libc::sigprocmask(libc::SIG_SETMASK, &set, std::ptr::null_mut());
-        for sig in 1..32 {
-            if sig != libc::SIGKILL && sig != libc::SIGSTOP {
-                libc::signal(sig, libc::SIG_DFL);
-            }
-        }
+        reset_signals();
+        restore_open_file_limit();
         if libc::chdir(cwd.as_ptr()) != 0 {
             libc::chdir(c"/".as_ptr());
         }
@@ -197,6 +224,34 @@ unsafe fn child(
         }
         libc::_exit(1)
     }
+}
+
+/// In a forked child: no signal blocked (the server blocks SIGCHLD) and every action the
+/// default, as a program expects to start.
+///
+/// # Safety
+/// Async-signal-safe calls only.
+unsafe fn reset_signals() {
+    // SAFETY: set is plain data initialised by sigemptyset; the calls change only this process.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigprocmask(libc::SIG_SETMASK, &set, std::ptr::null_mut());
+        for sig in 1..32 {
+            if sig != libc::SIGKILL && sig != libc::SIGSTOP {
+                libc::signal(sig, libc::SIG_DFL);
+            }
+        }
+    }
+}
+
+/// Collects any one ended child: `(pid, wait status)`, or `None` when none has ended (or there
+/// are no children).
+pub fn wait_any() -> Option<(i32, i32)> {
+    let mut status = 0;
+    // SAFETY: waitpid with WNOHANG writes status.
+    let pid = unsafe { libc::waitpid(-1, &mut status, libc::WNOHANG) };
+    (pid > 0).then_some((pid, status))
 }
 
 /// Collects an exited child: `Some(status)` as waitpid reports it, `None` if still running.
@@ -342,8 +397,8 @@ pub struct PipeLaunch<'a> {
 }
 
 /// Starts `/bin/sh -c command` for `pipe-pane`, as tmux does: in the server's process group
-/// (it is not a session program), every other descriptor closed.
-pub fn launch_pipe(spec: &PipeLaunch<'_>) -> io::Result<Started> {
+/// (it is not a session program), every other descriptor closed. Returns its pid.
+pub fn launch_pipe(spec: &PipeLaunch<'_>) -> io::Result<i32> {
     let null = cvt(
         // SAFETY: open with a constant path.
         unsafe { libc::open(c"/dev/null".as_ptr(), libc::O_RDWR | libc::O_CLOEXEC) },
@@ -372,14 +427,8 @@ pub fn launch_pipe(spec: &PipeLaunch<'_>) -> io::Result<Started> {
     if pid == 0 {
         // SAFETY: see above.
         unsafe {
-            let mut set: libc::sigset_t = std::mem::zeroed();
-            libc::sigemptyset(&mut set);
-            libc::sigprocmask(libc::SIG_SETMASK, &set, std::ptr::null_mut());
-            for sig in 1..32 {
-                if sig != libc::SIGKILL && sig != libc::SIGSTOP {
-                    libc::signal(sig, libc::SIG_DFL);
-                }
-            }
+            reset_signals();
+            restore_open_file_limit();
             if libc::dup2(stdin, 0) < 0 || libc::dup2(stdout, 1) < 0 || libc::dup2(null_fd, 2) < 0 {
                 libc::_exit(1);
             }
@@ -391,11 +440,5 @@ pub fn launch_pipe(spec: &PipeLaunch<'_>) -> io::Result<Started> {
             libc::_exit(1)
         }
     }
-    // SAFETY: pidfd_open takes a pid and flags.
-    let pidfd = cvt(unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) } as libc::c_int)?;
-    // SAFETY: pidfd is new and ours; pidfds are created close-on-exec.
-    Ok(Started {
-        pid,
-        pidfd: unsafe { owned(pidfd) },
-    })
+    Ok(pid)
 }
