@@ -158,7 +158,7 @@ mod tests {
     }
 
     // The collection takes every child of the test process, so this is the only unit test
-    // that waits for children (the others' are collected here or at exit, never waited for).
+    // that waits for children (the others' are collected here, or never).
     #[test]
     fn exits_are_reported_by_id_and_statuses_kept_only_for_open_terminals() {
         let children = Children::new().unwrap();

@@ -8,4 +8,5 @@ pub mod process;
 pub mod pty;
 pub mod shim;
 pub mod socket;
+pub mod spawn;
 pub mod tty;

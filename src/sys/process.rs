@@ -6,11 +6,12 @@
 //! (`super::children`). Every child starts with no signal blocked, default signal actions
 //! and the open-file limit the server was started with ([`raise_open_file_limit`]).
 //!
-//! Children are started as `posix_spawn` starts them ([`start_child`]): sharing our memory,
-//! on a stack of their own, while we wait for their `exec`. Everything the child needs is
-//! prepared before, and it makes only async-signal-safe calls, none of which allocates.
+//! Children start through `super::spawn`, sharing the server's memory until they exec:
+//! everything a child needs is prepared before it starts, and it makes only async-signal-safe
+//! calls, none of which allocates.
 
 use super::fd::{cvt, owned};
+use super::spawn::{self, LowFds};
 use std::ffi::CString;
 use std::io;
 use std::os::fd::{OwnedFd, RawFd};
@@ -155,12 +156,12 @@ pub fn launch(spec: &Launch<'_>, terminal: RawFd, slot: Option<&SlotInit>) -> io
         vec![program]
     };
 
-    start_child(|| {
+    spawn::start_child(Some(terminal), |low| {
         // SAFETY: a new child, which makes async-signal-safe calls only, on memory prepared
         // before it started.
         unsafe {
             child(
-                terminal,
+                low,
                 spec.controlling_tty,
                 slot,
                 &cwd,
@@ -172,57 +173,6 @@ pub fn launch(spec: &Launch<'_>, terminal: RawFd, slot: Option<&SlotInit>) -> io
     })
 }
 
-/// What a child's own stack holds: `child` and the libc calls it makes need a few KiB.
-const CHILD_STACK: usize = 64 * 1024;
-
-/// Starts a process that runs `f` (which must exec or `_exit`) and returns its pid once it has
-/// exec'd or exited. It shares our memory until then (CLONE_VM | CLONE_VFORK, as glibc's
-/// posix_spawn does), so starting it copies no page tables: a fork copied the whole server's
-/// for every new session, then made it take a copy-on-write fault for each page it wrote.
-/// With 3,000 sessions held, the next 1,000 cost the server 780 ms of CPU with fork and 270 ms
-/// this way, and took 1.7 s rather than 1.3 s (three runs each).
-fn start_child<F: FnMut()>(mut f: F) -> io::Result<i32> {
-    extern "C" fn trampoline<F: FnMut()>(arg: *mut libc::c_void) -> libc::c_int {
-        // SAFETY: arg is the `f` of `start_child`, alive while its caller waits for us.
-        unsafe { (*arg.cast::<F>())() };
-        // SAFETY: leaving without running anything of the parent's.
-        unsafe { libc::_exit(127) }
-    }
-    let mut stack = vec![0u8; CHILD_STACK];
-    let top = stack.as_mut_ptr().wrapping_add(CHILD_STACK);
-    let top = top.wrapping_sub(top as usize % 16).cast();
-    // No handler of ours may run in the child, on our memory: every signal is blocked until
-    // the child has reset the actions (`reset_signals`), and here until it has gone.
-    // SAFETY: sigset_t is plain data that sigfillset initialises; the calls change only this
-    // thread's mask, which is restored below.
-    let mut all: libc::sigset_t = unsafe { std::mem::zeroed() };
-    // SAFETY: as above.
-    let mut old: libc::sigset_t = unsafe { std::mem::zeroed() };
-    // SAFETY: as above.
-    unsafe {
-        libc::sigfillset(&mut all);
-        libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut old);
-    }
-    // SAFETY: clone returns only once the child has exec'd or exited (CLONE_VFORK), so the
-    // child alone uses its stack and `f` until then, and the stack outlives that.
-    let pid = unsafe {
-        libc::clone(
-            trampoline::<F>,
-            top,
-            libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
-            (&mut f as *mut F).cast(),
-        )
-    };
-    let error = io::Error::last_os_error();
-    // SAFETY: restores the mask saved above.
-    unsafe { libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut()) };
-    drop(stack);
-    if pid < 0 {
-        return Err(error);
-    }
-    Ok(pid)
-}
-
 fn many_has_slash(argv: &[String]) -> bool {
     argv.first().is_some_and(|a| a.contains('/'))
 }
@@ -230,9 +180,9 @@ fn many_has_slash(argv: &[String]) -> bool {
 /// The child side of `launch`: never returns.
 ///
 /// # Safety
-/// Must only be called in a new child of [`start_child`].
+/// Must only be called in a new child of [`spawn::start_child`].
 unsafe fn child(
-    terminal: RawFd,
+    low: LowFds,
     controlling_tty: bool,
     slot: Option<&SlotInit>,
     cwd: &CString,
@@ -246,7 +196,7 @@ unsafe fn child(
         if controlling_tty {
             // A new session leader takes the terminal as its controlling terminal; it was
             // opened with O_NOCTTY so that nothing else could have claimed it.
-            libc::ioctl(terminal, libc::TIOCSCTTY, 0);
+            libc::ioctl(low.handed, libc::TIOCSCTTY, 0);
         }
         if let Some(s) = slot {
             use crate::engine::tty::{SLOT_PGRP, SLOT_SID};
@@ -260,63 +210,22 @@ unsafe fn child(
                 s.offset as libc::off_t,
             );
         }
+        // The slot is written through the server's state file descriptor, which the
+        // child's own table leaves out.
+        spawn::own_descriptors(low);
         for fd in 0..3 {
-            libc::dup2(terminal, fd);
+            libc::dup2(low.handed, fd);
         }
-        reset_signals();
+        spawn::reset_signals();
         restore_open_file_limit();
         if libc::chdir(cwd.as_ptr()) != 0 {
             libc::chdir(c"/".as_ptr());
         }
-        close_others_on_exec();
+        spawn::close_from_3();
         for p in programs {
             libc::execve(p.as_ptr(), argv.as_ptr(), envp.as_ptr());
         }
         libc::_exit(1)
-    }
-}
-
-/// In a new child: every descriptor from 3 up closes as the program starts. They are marked
-/// close-on-exec rather than closed here, because the server waits while the child runs
-/// ([`start_child`]) and closing thousands of descriptors one by one is slow; the exec closes
-/// them after it has let the server go. (Kernels before 5.11 lack the flag: there they are
-/// closed here.)
-///
-/// # Safety
-/// Async-signal-safe: one or two system calls.
-unsafe fn close_others_on_exec() {
-    // SAFETY: close_range takes plain integers.
-    unsafe {
-        if libc::syscall(
-            libc::SYS_close_range,
-            3u32,
-            u32::MAX,
-            libc::CLOSE_RANGE_CLOEXEC,
-        ) != 0
-        {
-            libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, 0u32);
-        }
-    }
-}
-
-/// In a new child: every action the default, then no signal blocked (the server blocks
-/// SIGCHLD; [`start_child`] blocks all), as a program expects to start. Actions first, so no
-/// handler of the server runs in the child.
-///
-/// # Safety
-/// Async-signal-safe calls only.
-unsafe fn reset_signals() {
-    // SAFETY: set is plain data initialised by sigemptyset; the calls change only this
-    // process (its signal actions are its own: the child does not share them).
-    unsafe {
-        for sig in 1..32 {
-            if sig != libc::SIGKILL && sig != libc::SIGSTOP {
-                libc::signal(sig, libc::SIG_DFL);
-            }
-        }
-        let mut set: libc::sigset_t = std::mem::zeroed();
-        libc::sigemptyset(&mut set);
-        libc::sigprocmask(libc::SIG_SETMASK, &set, std::ptr::null_mut());
     }
 }
 
@@ -474,12 +383,6 @@ pub struct PipeLaunch<'a> {
 /// Starts `/bin/sh -c command` for `pipe-pane`, as tmux does: in the server's process group
 /// (it is not a session program), every other descriptor closed. Returns its pid.
 pub fn launch_pipe(spec: &PipeLaunch<'_>) -> io::Result<i32> {
-    let null = cvt(
-        // SAFETY: open with a constant path.
-        unsafe { libc::open(c"/dev/null".as_ptr(), libc::O_RDWR | libc::O_CLOEXEC) },
-    )?;
-    // SAFETY: null is new and ours.
-    let null = unsafe { owned(null) };
     let args = [
         cstring(b"sh"),
         cstring(b"-c"),
@@ -489,26 +392,28 @@ pub fn launch_pipe(spec: &PipeLaunch<'_>) -> io::Result<i32> {
     let env_strings = environment(spec.env);
     let envp = null_terminated(&env_strings);
     let cwd = cstring(spec.cwd.as_os_str().as_bytes());
-    let null_fd = std::os::fd::AsRawFd::as_raw_fd(&null);
-    let stdin = if spec.to_child { spec.socket } else { null_fd };
-    let stdout = if spec.from_child {
-        spec.socket
-    } else {
-        null_fd
-    };
-    start_child(|| {
+    let socket = (spec.socket >= 0).then_some(spec.socket);
+    spawn::start_child(socket, |low| {
+        let stdin = if spec.to_child { low.handed } else { low.null };
+        let stdout = if spec.from_child {
+            low.handed
+        } else {
+            low.null
+        };
         // SAFETY: as in `launch`: the child makes async-signal-safe calls only, on memory
         // prepared before it started.
         unsafe {
-            reset_signals();
+            spawn::own_descriptors(low);
+            spawn::reset_signals();
             restore_open_file_limit();
-            if libc::dup2(stdin, 0) < 0 || libc::dup2(stdout, 1) < 0 || libc::dup2(null_fd, 2) < 0 {
+            if libc::dup2(stdin, 0) < 0 || libc::dup2(stdout, 1) < 0 || libc::dup2(low.null, 2) < 0
+            {
                 libc::_exit(1);
             }
             if libc::chdir(cwd.as_ptr()) != 0 {
                 libc::chdir(c"/".as_ptr());
             }
-            close_others_on_exec();
+            spawn::close_from_3();
             libc::execve(c"/bin/sh".as_ptr(), argv.as_ptr(), envp.as_ptr());
             libc::_exit(1)
         }
