@@ -24,6 +24,7 @@ use crate::engine::os::IoEvent;
 use crate::engine::{Engine, Reply, Request};
 use crate::protocol;
 use crate::sys::cold_file::Memfd;
+use crate::sys::children::Children;
 use crate::sys::fd;
 use crate::sys::host_os::{HostOs, TOKEN_EXIT, TOKEN_KIND, TOKEN_PIPE, TOKEN_TERMINAL};
 use crate::sys::poll::{Epoll, READABLE, WRITABLE};
@@ -104,6 +105,8 @@ pub struct Server {
     /// once instead of waiting in the backlog for a server that will not answer.
     listener: Option<OwnedFd>,
     engine: Engine,
+    /// Whose programs ended, when the epoll reports `TOKEN_EXIT`.
+    children: Rc<Children>,
     clients: HashMap<u64, Client>,
     next_client: u64,
     /// Where clients' requests are read: kept, not zeroed on the stack for every read.
@@ -113,6 +116,7 @@ pub struct Server {
 /// Runs a server until it has nothing left to serve. Returns the process exit code.
 pub fn serve(opts: ServeOptions) -> Result<(), String> {
     crate::sys::process::ignore_sigpipe();
+    crate::sys::process::raise_open_file_limit();
     let dir = socket::socket_dir();
     socket::ensure_private_dir(&dir)?;
     let shim = crate::sys::shim::install(&dir).map_err(|e| {
@@ -140,6 +144,7 @@ pub fn serve(opts: ServeOptions) -> Result<(), String> {
         .map_or("default".into(), |n| n.to_string_lossy().into_owned());
     let state = dir.join(format!(".{name}.{}.state", std::process::id()));
     let host = HostOs::new(epoll.clone(), state.clone(), shim).map_err(|e| e.to_string())?;
+    let children = host.children();
     let mut environ: BTreeMap<String, String> = std::env::vars()
         .filter(|(k, _)| k != "ZEROPTY_READY_FD")
         .collect();
@@ -164,6 +169,7 @@ pub fn serve(opts: ServeOptions) -> Result<(), String> {
         epoll,
         listener: Some(listener),
         engine,
+        children,
         clients: HashMap::new(),
         next_client: 0,
         read_buf: vec![0; 65536].into_boxed_slice(),
@@ -264,8 +270,10 @@ impl Server {
                         }
                     }
                     TOKEN_EXIT => {
-                        self.engine.client_terminal_event(id);
-                        self.engine.io_event(id, IoEvent::Exited);
+                        for id in self.children.collect() {
+                            self.engine.client_terminal_event(id);
+                            self.engine.io_event(id, IoEvent::Exited);
+                        }
                     }
                     TOKEN_PIPE => {
                         if ev.readable || ev.hangup {

@@ -1,18 +1,24 @@
 //! The engine's OS interface implemented over real descriptors: socketpair terminals with the
-//! shim preloaded (or pseudo-terminals, per session), pidfds for exits, one epoll for
-//! everything, the shared terminal state file.
+//! shim preloaded (or pseudo-terminals, per session), one signalfd for every child's exit
+//! (`super::children`), one epoll for everything, the shared terminal state file. A session
+//! costs the server one descriptor, its terminal.
 //!
-//! Tokens in the epoll carry what they belong to in their top byte: [`TOKEN_TERMINAL`] and
-//! [`TOKEN_EXIT`] for a program (with the engine's `IoId` below), [`TOKEN_PIPE`] for a
-//! `pipe-pane` command, and the server's own kinds for its listener and clients.
+//! Tokens in the epoll carry what they belong to in their top byte: [`TOKEN_TERMINAL`] for a
+//! program's terminal (with the engine's `IoId` below), [`TOKEN_EXIT`] for the SIGCHLD
+//! signalfd, [`TOKEN_PIPE`] for a `pipe-pane` command, and the server's own kinds for its
+//! listener and clients. When [`TOKEN_EXIT`] is ready, [`Children::collect`] (through
+//! [`HostOs::children`]) names the programs that ended: terminals, closed terminals and
+//! `pipe-pane` commands, each by its id, to be reported to the engine as `IoEvent::Exited`.
 //!
 //! A socket terminal's slot is its offset in the state file; a pseudo-terminal has no slot
 //! there, so its slot is [`PTY_SLOT`] with its `IoId` below, and window size and foreground
 //! group go to its master instead.
 //!
-//! Invariants: a terminal's descriptor and pidfd are registered from spawn until `close`;
-//! slots of closed terminals are reused.
+//! Invariants: a terminal's descriptor is registered from spawn until `close`; every program
+//! and `pipe-pane` command is watched from spawn until it is collected, and its status is kept
+//! until the engine reaps it or closes its terminal; slots of closed terminals are reused.
 
+use super::children::Children;
 use super::fd::{self, set_nonblocking};
 use super::poll::{Epoll, READABLE, WRITABLE};
 use super::process::{self, Launch, SlotInit};
@@ -29,17 +35,16 @@ use std::rc::Rc;
 use std::time::Instant;
 
 pub const TOKEN_TERMINAL: u64 = 1 << 56;
+/// The SIGCHLD signalfd: some child ended (see [`Children::collect`]).
 pub const TOKEN_EXIT: u64 = 2 << 56;
 pub const TOKEN_KIND: u64 = 0xff << 56;
-/// A `pipe-pane` command's socket (the engine's `PipeId` below); its exit, once the engine
-/// has closed it, is reported as [`TOKEN_EXIT`].
+/// A `pipe-pane` command's socket (the engine's `PipeId` below).
 pub const TOKEN_PIPE: u64 = 5 << 56;
 /// Marks the slot of a pseudo-terminal (state file offsets never come near it).
 pub const PTY_SLOT: u64 = 1 << 63;
 
 struct Terminal {
     fd: OwnedFd,
-    pidfd: OwnedFd,
     pid: i32,
     /// The state file slot (socket terminals only).
     slot_index: Option<usize>,
@@ -50,20 +55,13 @@ struct Terminal {
     program_end: Option<u32>,
 }
 
-/// A `pipe-pane` command: our end of its socket, and the process.
-struct PipeChild {
-    fd: OwnedFd,
-    pidfd: OwnedFd,
-    pid: i32,
-}
-
 pub struct HostOs {
     epoll: Rc<Epoll>,
     terminals: HashMap<IoId, Terminal>,
-    /// Programs whose terminal is closed, not yet collected: (pidfd, pid).
-    dying: HashMap<IoId, (OwnedFd, i32)>,
-    /// Open `pipe-pane` commands, numbered from the same counter as terminals.
-    pipes: HashMap<PipeId, PipeChild>,
+    children: Rc<Children>,
+    /// Our ends of open `pipe-pane` commands' sockets, numbered from the same counter as
+    /// terminals.
+    pipes: HashMap<PipeId, OwnedFd>,
     next_io: IoId,
     state: StateFile,
     state_path: PathBuf,
@@ -78,11 +76,15 @@ pub struct HostOs {
 }
 
 impl HostOs {
+    /// A host whose children report their exits through `epoll` (as [`TOKEN_EXIT`]); it blocks
+    /// SIGCHLD in the calling thread (see `super::children`).
     pub fn new(epoll: Rc<Epoll>, state_path: PathBuf, shim: PathBuf) -> io::Result<HostOs> {
+        let children = Rc::new(Children::new()?);
+        epoll.add(children.raw_fd(), TOKEN_EXIT, READABLE)?;
         Ok(HostOs {
             epoll,
             terminals: HashMap::new(),
-            dying: HashMap::new(),
+            children,
             pipes: HashMap::new(),
             next_io: 1,
             state: StateFile::create(&state_path)?,
@@ -98,6 +100,11 @@ impl HostOs {
 
     pub fn state_path(&self) -> &std::path::Path {
         &self.state_path
+    }
+
+    /// The exits of this host's children, for the loop to collect when [`TOKEN_EXIT`] is ready.
+    pub fn children(&self) -> Rc<Children> {
+        self.children.clone()
     }
 
     /// A socket terminal: the shim makes it look like a tty and shares its state through the
@@ -131,7 +138,7 @@ impl HostOs {
             bytes: StateFile::slot_bytes(&req.termios, req.rows, req.cols),
         };
         let cwd = PathBuf::from(&req.cwd);
-        let started = process::launch(
+        let pid = process::launch(
             &Launch {
                 argv: &req.argv,
                 shell: &req.shell,
@@ -145,7 +152,7 @@ impl HostOs {
         drop(theirs);
         let spawned = Spawned {
             io,
-            pid: started.pid,
+            pid,
             token,
             slot: offset,
             tty: String::new(),
@@ -153,8 +160,7 @@ impl HostOs {
         };
         let terminal = Terminal {
             fd: ours,
-            pidfd: started.pidfd,
-            pid: started.pid,
+            pid,
             slot_index: Some(slot_index),
             interest: READABLE,
             program_end: Some(ino as u32),
@@ -217,7 +223,7 @@ fn spawn_pty(req: &SpawnRequest, io: IoId, shim: &Path) -> io::Result<(Terminal,
     }
     env.retain(|(k, v)| k != "LD_PRELOAD" || !v.is_empty());
     let cwd = PathBuf::from(&req.cwd);
-    let started = process::launch(
+    let pid = process::launch(
         &Launch {
             argv: &req.argv,
             shell: &req.shell,
@@ -233,7 +239,7 @@ fn spawn_pty(req: &SpawnRequest, io: IoId, shim: &Path) -> io::Result<(Terminal,
     drop(pty.subsidiary);
     let spawned = Spawned {
         io,
-        pid: started.pid,
+        pid,
         token: String::new(),
         slot: PTY_SLOT | io,
         tty: pty.path,
@@ -241,8 +247,7 @@ fn spawn_pty(req: &SpawnRequest, io: IoId, shim: &Path) -> io::Result<(Terminal,
     };
     let terminal = Terminal {
         fd: pty.master,
-        pidfd: started.pidfd,
-        pid: started.pid,
+        pid,
         slot_index: None,
         interest: READABLE,
         program_end: None,
@@ -272,8 +277,7 @@ impl Programs for HostOs {
         self.next_io += 1;
         self.epoll
             .add(terminal.fd.as_raw_fd(), TOKEN_TERMINAL | io, READABLE)?;
-        self.epoll
-            .add(terminal.pidfd.as_raw_fd(), TOKEN_EXIT | io, READABLE)?;
+        self.children.watch(terminal.pid, io, true);
         self.terminals.insert(io, terminal);
         Ok(spawned)
     }
@@ -316,24 +320,16 @@ impl Programs for HostOs {
             if let Some(i) = t.slot_index {
                 self.free_slots.push(i);
             }
-            // Keep watching for the exit so the process is collected, not left a zombie.
-            self.dying.insert(io, (t.pidfd, t.pid));
-            self.release(io);
+            // Its exit is still watched and reported, but nobody will ask for its status.
+            self.children.closed(t.pid);
         }
     }
 
-    fn release(&mut self, io: IoId) {
-        if let Some((_, pid)) = self.dying.get(&io) {
-            if process::try_wait(*pid).is_some() {
-                if let Some((pidfd, _)) = self.dying.remove(&io) {
-                    self.epoll.remove(pidfd.as_raw_fd());
-                }
-            }
-        }
-    }
+    /// Nothing to do: every child is collected when it ends, watched or not.
+    fn release(&mut self, _io: IoId) {}
 
     fn reap(&mut self, pid: i32) -> Option<i32> {
-        process::try_wait(pid)
+        self.children.reap(pid)
     }
 
     fn signal_group(&mut self, pgrp: i32, signal: i32) {
@@ -404,7 +400,7 @@ impl Programs for HostOs {
     ) -> io::Result<PipeId> {
         let (ours, theirs) = super::socket::socketpair()?;
         set_nonblocking(ours.as_raw_fd(), true)?;
-        let started = process::launch_pipe(&process::PipeLaunch {
+        let pid = process::launch_pipe(&process::PipeLaunch {
             command,
             cwd: Path::new(cwd),
             env,
@@ -417,20 +413,14 @@ impl Programs for HostOs {
         self.next_io += 1;
         self.epoll
             .add(ours.as_raw_fd(), TOKEN_PIPE | id, READABLE)?;
-        self.pipes.insert(
-            id,
-            PipeChild {
-                fd: ours,
-                pidfd: started.pidfd,
-                pid: started.pid,
-            },
-        );
+        self.children.watch(pid, id, false);
+        self.pipes.insert(id, ours);
         Ok(id)
     }
 
     fn pipe_read(&mut self, id: PipeId, buf: &mut [u8]) -> io::Result<usize> {
         let p = self.pipes.get(&id).ok_or(io::ErrorKind::NotFound)?;
-        fd::read(p.fd.as_raw_fd(), buf)
+        fd::read(p.as_raw_fd(), buf)
     }
 
     fn pipe_write(&mut self, id: PipeId, data: &[u8]) -> io::Result<usize> {
@@ -440,7 +430,7 @@ impl Programs for HostOs {
         // SAFETY: data is readable for its length.
         let n = unsafe {
             libc::send(
-                p.fd.as_raw_fd(),
+                p.as_raw_fd(),
                 data.as_ptr().cast(),
                 data.len(),
                 libc::MSG_NOSIGNAL | libc::MSG_DONTWAIT,
@@ -456,27 +446,14 @@ impl Programs for HostOs {
         if let Some(p) = self.pipes.get(&id) {
             let interest =
                 if readable { READABLE } else { 0 } | if writable { WRITABLE } else { 0 };
-            let _ = self
-                .epoll
-                .modify(p.fd.as_raw_fd(), TOKEN_PIPE | id, interest);
+            let _ = self.epoll.modify(p.as_raw_fd(), TOKEN_PIPE | id, interest);
         }
     }
 
     fn close_pipe(&mut self, id: PipeId) {
-        let Some(p) = self.pipes.remove(&id) else {
-            return;
-        };
-        self.epoll.remove(p.fd.as_raw_fd());
-        drop(p.fd);
-        // The command sees end of file and usually exits soon; until it does, its exit is
-        // watched as a closed terminal's is, so it is collected and not left a zombie.
-        if process::try_wait(p.pid).is_none()
-            && self
-                .epoll
-                .add(p.pidfd.as_raw_fd(), TOKEN_EXIT | id, READABLE)
-                .is_ok()
-        {
-            self.dying.insert(id, (p.pidfd, p.pid));
+        // The command sees end of file and usually exits soon; it is collected when it does.
+        if let Some(p) = self.pipes.remove(&id) {
+            self.epoll.remove(p.as_raw_fd());
         }
     }
 
@@ -488,7 +465,7 @@ impl Programs for HostOs {
     ) -> io::Result<(i32, Vec<u8>)> {
         // The socketpair is blocking: the server waits for this command, as its reply does.
         let (ours, theirs) = super::socket::socketpair()?;
-        let started = process::launch_pipe(&process::PipeLaunch {
+        let pid = process::launch_pipe(&process::PipeLaunch {
             command,
             cwd: Path::new(cwd),
             env,
@@ -502,8 +479,9 @@ impl Programs for HostOs {
         let _ = std::io::Read::read_to_end(&mut std::fs::File::from(ours), &mut out);
         let mut status = 0;
         loop {
-            // SAFETY: waitpid on our own child, writing status.
-            let r = unsafe { libc::waitpid(started.pid, &mut status, 0) };
+            // SAFETY: waitpid on our own child, writing status. Nothing else collects it before
+            // this: the loop collects children only between turns.
+            let r = unsafe { libc::waitpid(pid, &mut status, 0) };
             if r >= 0 || io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
                 break;
             }
@@ -517,23 +495,16 @@ impl Programs for HostOs {
         cwd: &str,
         env: &[(String, String)],
     ) -> io::Result<()> {
-        let started = process::launch_pipe(&process::PipeLaunch {
+        // Nobody watches it: it is collected, as every child is, when it ends.
+        process::launch_pipe(&process::PipeLaunch {
             command,
             cwd: Path::new(cwd),
             env,
             socket: -1,
             to_child: false,
             from_child: false,
-        })?;
-        // Its exit is watched as a closed terminal's is, so it is collected when it ends.
-        let id = self.next_io;
-        self.next_io += 1;
-        if process::try_wait(started.pid).is_none() {
-            self.epoll
-                .add(started.pidfd.as_raw_fd(), TOKEN_EXIT | id, READABLE)?;
-            self.dying.insert(id, (started.pidfd, started.pid));
-        }
-        Ok(())
+        })
+        .map(drop)
     }
 }
 

@@ -1,5 +1,6 @@
 //! The OS boundary: the only place that calls libc I/O.
 
+pub mod children;
 pub mod cold_file;
 pub mod fd;
 pub mod host_os;
@@ -9,4 +10,5 @@ pub mod pty;
 pub mod shim;
 pub mod sock_diag;
 pub mod socket;
+pub mod spawn;
 pub mod tty;

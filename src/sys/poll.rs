@@ -1,5 +1,5 @@
 //! One epoll instance for everything the host waits on: session sockets, client sockets, the
-//! listener, process exits (pidfds) and timers (the wait's timeout). Level-triggered, so a
+//! listener, process exits (one signalfd) and timers (the wait's timeout). Level-triggered, so a
 //! descriptor whose events are not handled in one turn is reported again in the next.
 
 use super::fd::cvt;

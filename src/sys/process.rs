@@ -2,16 +2,22 @@
 //!
 //! A session program starts in a new session and process group (setsid) with the terminal
 //! descriptor on fds 0, 1 and 2 (a pseudo-terminal also becomes its controlling terminal) and
-//! every other descriptor closed; its exit is reported through a pidfd the host polls.
-//! Everything the child needs is prepared before `fork`, because only async-signal-safe calls
-//! may run between `fork` and `exec`.
+//! every other descriptor closed; its exit is reported through SIGCHLD
+//! (`super::children`). Every child starts with no signal blocked, default signal actions
+//! and the open-file limit the server was started with ([`raise_open_file_limit`]).
+//!
+//! Children start through `super::spawn`, sharing the server's memory until they exec:
+//! everything a child needs is prepared before it starts, and it makes only async-signal-safe
+//! calls, none of which allocates.
 
 use super::fd::{cvt, owned};
+use super::spawn::{self, LowFds};
 use std::ffi::CString;
 use std::io;
 use std::os::fd::{OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
+use std::sync::OnceLock;
 
 /// How to start a session program: `argv` is exec'd directly when it has several words, run
 /// with `shell -c` when it has one, and the shell is started as a login shell when it is empty.
@@ -33,10 +39,47 @@ pub struct SlotInit {
     pub bytes: [u8; crate::engine::tty::SLOT_SIZE],
 }
 
-/// A started program: its pid and a pidfd that becomes readable when it exits.
-pub struct Started {
-    pub pid: i32,
-    pub pidfd: OwnedFd,
+/// The open-file limit the server inherited, when it raised its own (see
+/// [`raise_open_file_limit`]).
+static INHERITED_NOFILE: OnceLock<libc::rlimit> = OnceLock::new();
+
+/// Raises this process's soft open-file limit to its hard limit: each session holds one
+/// descriptor in the server, so the soft limit (often 1024) would cap the sessions long before
+/// the hard one. Children get the inherited limit back before they exec: it is what a user's
+/// shell would have, and some programs depend on it staying small (select() cannot take a
+/// descriptor past 1023; daemons that close every descriptor up to the limit take time in
+/// proportion to it).
+pub fn raise_open_file_limit() {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes the struct.
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } != 0
+        || limit.rlim_cur >= limit.rlim_max
+    {
+        return;
+    }
+    let raised = libc::rlimit {
+        rlim_cur: limit.rlim_max,
+        rlim_max: limit.rlim_max,
+    };
+    // SAFETY: setrlimit reads the struct.
+    if unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &raised) } == 0 {
+        let _ = INHERITED_NOFILE.set(limit);
+    }
+}
+
+/// In a new child: gives back the open-file limit the server inherited, if it raised it.
+///
+/// # Safety
+/// Async-signal-safe: a load (the limit was set once, before any child started) and one
+/// system call.
+unsafe fn restore_open_file_limit() {
+    if let Some(limit) = INHERITED_NOFILE.get() {
+        // SAFETY: setrlimit reads the struct.
+        unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, limit) };
+    }
 }
 
 fn cstring(s: &[u8]) -> CString {
@@ -66,8 +109,8 @@ fn basename(shell: &str) -> &str {
     }
 }
 
-/// Starts a program with `terminal` as its fds 0, 1 and 2.
-pub fn launch(spec: &Launch<'_>, terminal: RawFd, slot: Option<&SlotInit>) -> io::Result<Started> {
+/// Starts a program with `terminal` as its fds 0, 1 and 2; returns its pid.
+pub fn launch(spec: &Launch<'_>, terminal: RawFd, slot: Option<&SlotInit>) -> io::Result<i32> {
     let (program, args): (CString, Vec<CString>) = match spec.argv {
         [] => {
             let argv0 = format!("-{}", basename(spec.shell));
@@ -113,14 +156,12 @@ pub fn launch(spec: &Launch<'_>, terminal: RawFd, slot: Option<&SlotInit>) -> io
         vec![program]
     };
 
-    // SAFETY: fork in a process whose other threads (if any) hold no locks the child needs:
-    // the child only makes async-signal-safe calls until exec or _exit.
-    let pid = cvt(unsafe { libc::fork() })?;
-    if pid == 0 {
-        // SAFETY: async-signal-safe calls only; every pointer was prepared before fork.
+    spawn::start_child(Some(terminal), |low| {
+        // SAFETY: a new child, which makes async-signal-safe calls only, on memory prepared
+        // before it started.
         unsafe {
             child(
-                terminal,
+                low,
                 spec.controlling_tty,
                 slot,
                 &cwd,
@@ -129,14 +170,6 @@ pub fn launch(spec: &Launch<'_>, terminal: RawFd, slot: Option<&SlotInit>) -> io
                 &envp,
             )
         }
-    }
-    // SAFETY: pidfd_open takes a pid and flags.
-    let pidfd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) } as libc::c_int;
-    let pidfd = cvt(pidfd)?;
-    // SAFETY: pidfd is new and ours; pidfds are created close-on-exec.
-    Ok(Started {
-        pid,
-        pidfd: unsafe { owned(pidfd) },
     })
 }
 
@@ -147,9 +180,9 @@ fn many_has_slash(argv: &[String]) -> bool {
 /// The child side of `launch`: never returns.
 ///
 /// # Safety
-/// Must only be called in a freshly forked child.
+/// Must only be called in a new child of [`spawn::start_child`].
 unsafe fn child(
-    terminal: RawFd,
+    low: LowFds,
     controlling_tty: bool,
     slot: Option<&SlotInit>,
     cwd: &CString,
@@ -157,13 +190,13 @@ unsafe fn child(
     argv: &[*const libc::c_char],
     envp: &[*const libc::c_char],
 ) -> ! {
-    // SAFETY: all calls are async-signal-safe and use memory prepared before fork.
+    // SAFETY: all calls are async-signal-safe and use memory prepared before the child started.
     unsafe {
         let pid = libc::setsid();
         if controlling_tty {
             // A new session leader takes the terminal as its controlling terminal; it was
             // opened with O_NOCTTY so that nothing else could have claimed it.
-            libc::ioctl(terminal, libc::TIOCSCTTY, 0);
+            libc::ioctl(low.handed, libc::TIOCSCTTY, 0);
         }
         if let Some(s) = slot {
             use crate::engine::tty::{SLOT_PGRP, SLOT_SID};
@@ -177,26 +210,32 @@ unsafe fn child(
                 s.offset as libc::off_t,
             );
         }
+        // The slot is written through the server's state file descriptor, which the
+        // child's own table leaves out.
+        spawn::own_descriptors(low);
         for fd in 0..3 {
-            libc::dup2(terminal, fd);
+            libc::dup2(low.handed, fd);
         }
-        let mut set: libc::sigset_t = std::mem::zeroed();
-        libc::sigemptyset(&mut set);
-        libc::sigprocmask(libc::SIG_SETMASK, &set, std::ptr::null_mut());
-        for sig in 1..32 {
-            if sig != libc::SIGKILL && sig != libc::SIGSTOP {
-                libc::signal(sig, libc::SIG_DFL);
-            }
-        }
+        spawn::reset_signals();
+        restore_open_file_limit();
         if libc::chdir(cwd.as_ptr()) != 0 {
             libc::chdir(c"/".as_ptr());
         }
-        libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, 0u32);
+        spawn::close_from_3();
         for p in programs {
             libc::execve(p.as_ptr(), argv.as_ptr(), envp.as_ptr());
         }
         libc::_exit(1)
     }
+}
+
+/// Collects any one ended child: `(pid, wait status)`, or `None` when none has ended (or there
+/// are no children).
+pub fn wait_any() -> Option<(i32, i32)> {
+    let mut status = 0;
+    // SAFETY: waitpid with WNOHANG writes status.
+    let pid = unsafe { libc::waitpid(-1, &mut status, libc::WNOHANG) };
+    (pid > 0).then_some((pid, status))
 }
 
 /// Collects an exited child: `Some(status)` as waitpid reports it, `None` if still running.
@@ -342,14 +381,8 @@ pub struct PipeLaunch<'a> {
 }
 
 /// Starts `/bin/sh -c command` for `pipe-pane`, as tmux does: in the server's process group
-/// (it is not a session program), every other descriptor closed.
-pub fn launch_pipe(spec: &PipeLaunch<'_>) -> io::Result<Started> {
-    let null = cvt(
-        // SAFETY: open with a constant path.
-        unsafe { libc::open(c"/dev/null".as_ptr(), libc::O_RDWR | libc::O_CLOEXEC) },
-    )?;
-    // SAFETY: null is new and ours.
-    let null = unsafe { owned(null) };
+/// (it is not a session program), every other descriptor closed. Returns its pid.
+pub fn launch_pipe(spec: &PipeLaunch<'_>) -> io::Result<i32> {
     let args = [
         cstring(b"sh"),
         cstring(b"-c"),
@@ -359,43 +392,30 @@ pub fn launch_pipe(spec: &PipeLaunch<'_>) -> io::Result<Started> {
     let env_strings = environment(spec.env);
     let envp = null_terminated(&env_strings);
     let cwd = cstring(spec.cwd.as_os_str().as_bytes());
-    let null_fd = std::os::fd::AsRawFd::as_raw_fd(&null);
-    let stdin = if spec.to_child { spec.socket } else { null_fd };
-    let stdout = if spec.from_child {
-        spec.socket
-    } else {
-        null_fd
-    };
-    // SAFETY: as in `launch`: the child makes async-signal-safe calls only, on memory
-    // prepared before fork.
-    let pid = cvt(unsafe { libc::fork() })?;
-    if pid == 0 {
-        // SAFETY: see above.
+    let socket = (spec.socket >= 0).then_some(spec.socket);
+    spawn::start_child(socket, |low| {
+        let stdin = if spec.to_child { low.handed } else { low.null };
+        let stdout = if spec.from_child {
+            low.handed
+        } else {
+            low.null
+        };
+        // SAFETY: as in `launch`: the child makes async-signal-safe calls only, on memory
+        // prepared before it started.
         unsafe {
-            let mut set: libc::sigset_t = std::mem::zeroed();
-            libc::sigemptyset(&mut set);
-            libc::sigprocmask(libc::SIG_SETMASK, &set, std::ptr::null_mut());
-            for sig in 1..32 {
-                if sig != libc::SIGKILL && sig != libc::SIGSTOP {
-                    libc::signal(sig, libc::SIG_DFL);
-                }
-            }
-            if libc::dup2(stdin, 0) < 0 || libc::dup2(stdout, 1) < 0 || libc::dup2(null_fd, 2) < 0 {
+            spawn::own_descriptors(low);
+            spawn::reset_signals();
+            restore_open_file_limit();
+            if libc::dup2(stdin, 0) < 0 || libc::dup2(stdout, 1) < 0 || libc::dup2(low.null, 2) < 0
+            {
                 libc::_exit(1);
             }
             if libc::chdir(cwd.as_ptr()) != 0 {
                 libc::chdir(c"/".as_ptr());
             }
-            libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, 0u32);
+            spawn::close_from_3();
             libc::execve(c"/bin/sh".as_ptr(), argv.as_ptr(), envp.as_ptr());
             libc::_exit(1)
         }
-    }
-    // SAFETY: pidfd_open takes a pid and flags.
-    let pidfd = cvt(unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) } as libc::c_int)?;
-    // SAFETY: pidfd is new and ours; pidfds are created close-on-exec.
-    Ok(Started {
-        pid,
-        pidfd: unsafe { owned(pidfd) },
     })
 }
