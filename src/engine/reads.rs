@@ -12,10 +12,10 @@
 //! has no low-water wakeup for unix sockets. What fills a socket is the count of writes more
 //! than their bytes (each queued write is charged its buffer overhead: a program writing
 //! 5-byte lines blocked after 278 of them, 1,390 bytes), so the engine asks the host how full
-//! the program's side is (`Programs::output_fill`, from the kernel's socket diagnostics) when
-//! a pane reports output and again [`PROBE_MS`] after it was deferred: at [`BUSY_FILL`]
-//! percent the pane is busy. Where the host cannot tell (a PTY), a queue of [`BUSY_BYTES`], or
-//! one that grew between the two looks, makes it busy. A busy pane stays busy while it writes
+//! the program's side is (`Programs::output_fill`, from the kernel's socket diagnostics)
+//! [`PROBE_MS`] after a pane was deferred: at [`BUSY_FILL`] percent the pane is busy. A queue
+//! of [`BUSY_BYTES`] when the pane reports output makes it busy at once, and where the host
+//! cannot tell how full the socket is (a PTY), a queue that grew by the probe does. A busy pane stays busy while it writes
 //! [`BUSY_INTERVAL_BYTES`] an interval. It is read as soon as it writes, ahead into its
 //! backlog without parsing, and the backlog is parsed once the writer has paused for
 //! [`PAUSE_MS`] (or the backlog reaches its limit), so the writer never waits on the parser.
@@ -124,8 +124,11 @@ impl Engine {
                     newly: read_busy(pane, os, now),
                 };
             }
+            // A large queue (a bulk writer) is busy at once. The kernel is not asked here: a
+            // program that has just begun to write has not filled anything yet, and a round
+            // trip per frame was a fifth of the redraw workload's CPU; the probe asks.
             let queued = pane.io.map_or(0, |io| os.pending_output(io));
-            if filling(pane, os, queued >= BUSY_BYTES) {
+            if queued >= BUSY_BYTES {
                 return Verdict::Busy {
                     newly: read_busy(pane, os, now),
                 };

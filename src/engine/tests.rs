@@ -290,35 +290,36 @@ fn a_queue_that_grows_after_its_pane_was_deferred_makes_the_pane_busy() {
 
 #[test]
 fn how_full_the_programs_side_is_decides_over_byte_counts() {
+    // Many small writes: few bytes, but by the probe the program is about to block.
     let (mut e, world) = engine("/bin/sh");
     let io = session(&mut e);
-    // Many small writes: few bytes, but the program is about to block.
-    world.borrow_mut().fill.insert(io, 60);
     world.borrow_mut().output.insert(io, b"1\r\n".repeat(100));
     e.io_event(io, IoEvent::Readable);
-    assert!(e.panes().next().unwrap().busy, "read at once");
+    assert!(
+        !world.borrow().watching_output(io),
+        "deferred: nothing is full yet"
+    );
+    world.borrow_mut().fill.insert(io, 60);
+    world.borrow_mut().now = 1_005;
+    e.tick();
+    assert!(e.panes().next().unwrap().busy, "read at the probe");
     assert!(world.borrow().output[&io].is_empty());
 
-    // A few large frames: many bytes, far from blocking.
+    // A few large frames: the queue grew by the probe, but far from blocking.
     let (mut e, world) = engine("/bin/sh");
     let io = session(&mut e);
     world.borrow_mut().fill.insert(io, 12);
-    world
-        .borrow_mut()
-        .output
-        .insert(io, vec![b'x'; 2 * super::pane::BUSY_BYTES]);
+    world.borrow_mut().output.insert(io, vec![b'x'; 6000]);
     e.io_event(io, IoEvent::Readable);
-    assert!(!world.borrow().watching_output(io), "deferred");
-    // Still far from full at the probe, though the queue grew: stays deferred.
     world
         .borrow_mut()
         .output
         .get_mut(&io)
         .unwrap()
-        .extend(b"more");
+        .extend([b'y'; 6000]);
     world.borrow_mut().now = 1_005;
     e.tick();
-    assert!(!world.borrow().watching_output(io));
+    assert!(!world.borrow().watching_output(io), "still deferred");
     assert!(!e.panes().next().unwrap().busy);
 }
 
