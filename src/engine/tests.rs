@@ -34,6 +34,11 @@ struct FakeHost {
 }
 
 impl World {
+    /// The program behind `io` writes `bytes` (after what it wrote before, unread).
+    fn program_writes(&mut self, io: IoId, bytes: &[u8]) {
+        self.output.entry(io).or_default().extend_from_slice(bytes);
+    }
+
     fn watching_output(&self, io: IoId) -> bool {
         self.watched_readable.get(&io).copied().unwrap_or(true)
     }
@@ -253,12 +258,7 @@ fn quiet_output_waits_for_the_batch_boundary_unless_a_reader_comes_first() {
     // yet are read before it answers.
     world.borrow_mut().output.insert(io, b"second\r\n".to_vec());
     e.io_event(io, IoEvent::Readable);
-    world
-        .borrow_mut()
-        .output
-        .get_mut(&io)
-        .unwrap()
-        .extend(b"third");
+    world.borrow_mut().program_writes(io, b"third");
     let screen = ok(&mut e, &["capture-pane", "-p", "-t", "a"]);
     assert!(screen.starts_with("first\nsecond\nthird\n"), "{screen:?}");
     assert!(world.borrow().watching_output(io));
@@ -272,12 +272,7 @@ fn a_queue_that_grows_after_its_pane_was_deferred_makes_the_pane_busy() {
     e.io_event(io, IoEvent::Readable);
     assert!(!world.borrow().watching_output(io));
     // Small writes fill a socket long before their bytes add up: growth is the sign.
-    world
-        .borrow_mut()
-        .output
-        .get_mut(&io)
-        .unwrap()
-        .extend(b"2\r\n");
+    world.borrow_mut().program_writes(io, b"2\r\n");
     world.borrow_mut().now = 1_005;
     e.tick();
     assert!(world.borrow().output[&io].is_empty(), "read at the probe");
@@ -311,12 +306,7 @@ fn how_full_the_programs_side_is_decides_over_byte_counts() {
     world.borrow_mut().fill.insert(io, 12);
     world.borrow_mut().output.insert(io, vec![b'x'; 6000]);
     e.io_event(io, IoEvent::Readable);
-    world
-        .borrow_mut()
-        .output
-        .get_mut(&io)
-        .unwrap()
-        .extend([b'y'; 6000]);
+    world.borrow_mut().program_writes(io, &[b'y'; 6000]);
     world.borrow_mut().now = 1_005;
     e.tick();
     assert!(!world.borrow().watching_output(io), "still deferred");
