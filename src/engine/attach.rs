@@ -477,16 +477,19 @@ impl Engine {
     }
 
     fn touch_pane(&mut self, pane: u32) {
-        for c in &mut self.clients.list {
-            let shows = self
-                .sessions
-                .iter()
-                .find(|s| s.id == c.session)
-                .is_some_and(|s| s.current_window().pane.id == pane);
-            if shows {
-                c.dirty = true;
+        for i in 0..self.clients.list.len() {
+            if self.session_shows(self.clients.list[i].session, pane) {
+                self.clients.list[i].dirty = true;
             }
         }
+    }
+
+    /// Whether a session's current window shows the pane (what its clients see).
+    pub(super) fn session_shows(&self, session: u32, pane: u32) -> bool {
+        self.sessions
+            .iter()
+            .find(|s| s.id == session)
+            .is_some_and(|s| s.current_window().pane.id == pane)
     }
 
     /// Counts clients per session, sizes windows and redraws everyone.

@@ -43,8 +43,8 @@ pub const BUSY_INTERVAL_BYTES: usize = 64 << 10;
 /// How long a busy writer must have written nothing before its backlog is parsed. `cat` of
 /// a 5.4 MB log pauses between its reads of the file and when the scheduler takes it off the
 /// CPU: parsing after a 2 ms pause made it block on a full socket while megabytes were parsed
-/// (13 to 61 ms to write it all); after 10 ms, 9 to 10 ms, of which 3.6 ms is starting `cat`
-/// and `date` (the same command into /dev/null).
+/// (13 to 61 ms to write it all); after 10 ms, 8 to 10 ms, of which 3.6 ms is starting `cat`
+/// and `date` (the same command into /dev/null). `bench/line_writer.sh cat` measures it.
 pub const PAUSE_MS: u64 = 10;
 
 /// How long after deferring a pane its queue is looked at again. Probes of panes deferred
@@ -170,12 +170,10 @@ impl Engine {
     /// Whether an attached client shows the pane (its output is then read at once).
     pub(super) fn is_viewed(&self, pane_id: u32) -> bool {
         !self.clients.is_empty()
-            && self.clients.iter().any(|c| {
-                self.sessions
-                    .iter()
-                    .find(|s| s.id == c.session)
-                    .is_some_and(|s| s.current_window().pane.id == pane_id)
-            })
+            && self
+                .clients
+                .iter()
+                .any(|c| self.session_shows(c.session, pane_id))
     }
 
     /// Backlogs whose writers paused are parsed; at the boundary, deferred panes are read and

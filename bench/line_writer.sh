@@ -1,0 +1,57 @@
+#!/bin/bash
+# How fast a program writes when zeropty puts off reading quiet sessions: one session runs a
+# writer that times itself (from before its first write to after its last), under tmux and
+# under zeropty alternately, ROUNDS times (default 2). Writers:
+#
+#   seq     seq 1 200000: a line per write under a line-buffered terminal
+#   python  Python's print(i, flush=True) 100,000 times: a write per 6-byte line
+#   cat     cat of the 5.4 MB coloured log (examples/gen_colour_log): large writes
+#
+#     bench/line_writer.sh [seq|python|cat ...]     # default: all three
+#
+# Needs tmux, python3, and zeropty built (cargo build --release --bins --examples).
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+bin=${ZEROPTY_BIN:-$here/target/release/zeropty}
+rounds=${ROUNDS:-2}
+work=$(mktemp -d)
+export ZEROPTY_TMPDIR=$work TMUX_TMPDIR=$work
+trap 'tmux -L lw kill-server 2>/dev/null; "$bin" -L lw kill-server 2>/dev/null; rm -rf "$work"' EXIT
+"$(dirname "$bin")/examples/gen_colour_log" "$work/colour.log" >/dev/null
+
+writer() { # KIND: the command that writes
+	case $1 in
+	seq) echo "seq 1 200000" ;;
+	python) echo "python3 -c 'for i in range(100000): print(i, flush=True)'" ;;
+	cat) echo "cat $work/colour.log" ;;
+	esac
+}
+
+# run SERVER KIND: prints the writer's own time in ms.
+run() {
+	local out=$work/took cmd
+	rm -f "$out"
+	cmd="s=\$(date +%s%N); $(writer "$2"); e=\$(date +%s%N); echo \$(((e - s) / 1000000)) >$out; exec sleep 100"
+	case $1 in
+	tmux) tmux -L lw -f /dev/null new-session -d -x 220 -y 80 "$cmd" ;;
+	zeropty) "$bin" -L lw -f /dev/null new-session -d -x 220 -y 80 "$cmd" ;;
+	esac
+	while [ ! -s "$out" ]; do sleep 0.05; done
+	cat "$out"
+	case $1 in
+	tmux) tmux -L lw kill-server ;;
+	zeropty) "$bin" -L lw kill-server ;;
+	esac
+}
+
+[ $# -gt 0 ] || set -- seq python cat
+echo "bench/line_writer.sh $*: $(date -u '+%Y-%m-%d %H:%M UTC'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "writer's own time, ms, per round (tmux first in each round)"
+for kind in "$@"; do
+	t=() z=()
+	for ((i = 0; i < rounds; i++)); do
+		t+=("$(run tmux "$kind")")
+		z+=("$(run zeropty "$kind")")
+	done
+	printf '%-7s tmux %s   zeropty %s\n' "$kind" "${t[*]}" "${z[*]}"
+done
