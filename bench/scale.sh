@@ -22,6 +22,8 @@
 # programs' output rate (wchar in /proc/PID/io) and CPU. Ratios are tmux / zeropty, from the
 # medians over ROUNDS rounds; a CPU ratio is printed only when both servers' programs wrote
 # at the same rate (the larger within TOLERANCE percent of the smaller), as "n/c" otherwise.
+# With more than one N, what each session beyond the first N given costs follows: give the
+# smallest first (1 measures it beyond a server with one session, without the process floor).
 #
 #     bench/scale.sh [WORKLOAD ...] [N ...]   # default: all five workloads at N = 200
 #     bench/scale.sh idle redraw 200 400 1000
@@ -275,7 +277,7 @@ run_workload() {
 	echo "$load: N sessions; KiB, and over ${window}s the server's CPU (% of one core), the"
 	echo "programs' output (KiB/s) and their CPU; medians of $rounds round(s); ratio tmux/zeropty"
 	row N server PSS memfd PSS+memfd MemAvail- Slab+ CPU 'prog KiB/s' 'prog CPU'
-	local -A got med
+	local -A got med totals=()
 	for n in "${counts[@]}"; do
 		got=() med=()
 		for ((r = 0; r < rounds; r++)); do
@@ -290,6 +292,8 @@ run_workload() {
 				med[$name.$f]=$(median "${vals[@]}")
 			done
 			med[$name.total]=$((${med[$name.1]%.*} + ${med[$name.2]%.*}))
+			# shellcheck disable=SC2034 # read through a nameref in per_session_rows
+			totals[$name.$n]=${med[$name.total]}
 			local late=""
 			[ "${med[$name.8]}" = 0 ] || late=" (late start)"
 			row "$n" "$name" "${med[$name.1]}" "${med[$name.2]}" "${med[$name.total]}" \
@@ -308,6 +312,26 @@ run_workload() {
 			"$(ratio "${med[tmux.4]}" "${med[zeropty.4]}")" "$cpu" \
 			"$(ratio "${med[tmux.6]}" "${med[zeropty.6]}")" \
 			"$(ratio "${med[tmux.7]}" "${med[zeropty.7]}")"
+	done
+	per_session_rows totals
+}
+
+# per_session_rows TOTALS: what each session beyond the first N given costs, from the
+# PSS+memfd medians in the associative array TOTALS (SERVER.N): what a server holds for a
+# session, without the floor of a process that holds one, or a few.
+per_session_rows() {
+	local -n of=$1
+	local base=${counts[0]} n name
+	((${#counts[@]} > 1)) || return 0
+	echo "PSS+memfd per session beyond the first $base: (at N - at $base) / (N - $base), KiB"
+	for n in "${counts[@]:1}"; do
+		local -A each=()
+		for name in tmux zeropty; do
+			each[$name]=$(awk -v a="${of[$name.$n]}" -v b="${of[$name.$base]}" \
+				-v n="$n" -v m="$base" 'BEGIN { printf "%.1f", (a - b) / (n - m) }')
+		done
+		printf '%6s tmux %s, zeropty %s: %s\n' "$n" "${each[tmux]}" "${each[zeropty]}" \
+			"$(ratio "${each[tmux]}" "${each[zeropty]}")"
 	done
 }
 

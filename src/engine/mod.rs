@@ -38,7 +38,7 @@ mod tests;
 use os::{Clock, IoEvent, IoId, Programs};
 use pane::Pane;
 use session::Session;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
 /// What the host gives the engine: programs and a clock.
@@ -165,6 +165,12 @@ pub struct Engine {
     /// moves and removals only cost a search when they happen. A pane is found from its
     /// terminal's events, so with thousands of sessions a search per event would dominate.
     pane_places: std::cell::RefCell<HashMap<u32, (usize, usize)>>,
+    /// Panes whose programs wrote or ended since the sweeps last looked (see [`pane::Arrivals`]).
+    arrivals: pane::Arrivals,
+    /// Panes with output their window's automatic name has not been checked against.
+    names_due: HashSet<u32>,
+    /// A pane has ended since the last reaping.
+    reap_wanted: bool,
 }
 
 impl Engine {
@@ -205,6 +211,9 @@ impl Engine {
             cold: cold::ColdStore::default(),
             in_string: Vec::new(),
             pane_places: Default::default(),
+            arrivals: Default::default(),
+            names_due: HashSet::new(),
+            reap_wanted: false,
         }
     }
 
@@ -342,6 +351,7 @@ impl Engine {
         };
         self.note_string_state(pane_id);
         if ended {
+            self.reap_wanted = true;
             self.reap_dead();
             commands::run_pending_hooks(self);
         }
@@ -518,9 +528,29 @@ impl Engine {
         self.note_string_state(pane_id);
     }
 
+    /// Moves the panes whose programs wrote or ended since the last look into the sweeps'
+    /// lists: `names_due` for automatic names, `reap_wanted` for reaping.
+    fn sort_arrivals(&mut self) {
+        for pane_id in self.arrivals.take() {
+            let Some(pane) = self.pane_mut(pane_id) else {
+                continue;
+            };
+            pane.arrival_seen();
+            if pane.dead || pane.eof {
+                self.reap_wanted = true;
+            }
+            self.names_due.insert(pane_id);
+        }
+    }
+
     /// Removes panes whose programs have ended (unless remain-on-exit keeps them), then
-    /// windows without panes and sessions without windows.
+    /// windows without panes and sessions without windows. Looks only when a pane has ended
+    /// since the last time: a dead pane that stayed stays whatever remain-on-exit becomes.
     fn reap_dead(&mut self) {
+        self.sort_arrivals();
+        if !std::mem::take(&mut self.reap_wanted) {
+            return;
+        }
         let mut i = 0;
         while i < self.sessions.len() {
             let mut wi = 0;
@@ -623,14 +653,21 @@ impl Engine {
         self.next_pane - 1
     }
 
-    /// Registers a new pane's terminal so its events reach it; its screen starts hot, so it
-    /// freezes even if its program never writes.
-    pub fn track(&mut self, io: IoId, pane_id: u32) {
-        self.panes_by_io.insert(io, pane_id);
-        let now = self.host.now_ms();
-        if let Some(place) = self.locate_pane(pane_id) {
-            self.after_touch(pane_id, place, now);
+    /// Registers a new pane's terminal so its events reach it and its output reaches the
+    /// sweeps; its screen starts hot, so it freezes even if its program never writes.
+    /// Called once the pane is in its window.
+    pub fn track(&mut self, pane_id: u32) {
+        let Some(place) = self.locate_pane(pane_id) else {
+            return;
+        };
+        let arrivals = self.arrivals.clone();
+        let pane = &mut self.sessions[place.0].windows[place.1].pane;
+        pane.report_arrivals(arrivals);
+        if let Some(io) = pane.io {
+            self.panes_by_io.insert(io, pane_id);
         }
+        let now = self.host.now_ms();
+        self.after_touch(pane_id, place, now);
     }
 
     /// The shell a session's new programs run under: `default-shell` when it is a usable

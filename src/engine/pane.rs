@@ -29,6 +29,8 @@ use super::os::{Backend, IoId, Programs};
 use super::pipe::PanePipe;
 use super::tty::{eof_marker, MarkerScanner, Piece, ShimEvent, Termios};
 use crate::term::Terminal;
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// Most output read from one pane in one turn before others get theirs; the rest stays queued
 /// in the socket (the program waits, nothing is lost).
@@ -45,6 +47,21 @@ pub const BUSY_BYTES: usize = 16 << 10;
 /// Most output a busy pane holds unparsed while its program keeps writing; past it the
 /// backlog is parsed even though the writer has not paused, which bounds the memory.
 pub const BACKLOG_LIMIT: usize = 8 << 20;
+
+/// The panes whose programs wrote or ended since their engine last looked, shared by an engine
+/// and its panes. The engine's sweeps around each command (automatic window names, reaping
+/// ended panes) visit these instead of every pane: with 10,000 sessions, sweeping every pane
+/// took half of the server's time for each `has-session`.
+#[derive(Clone, Default)]
+pub struct Arrivals(Rc<RefCell<Vec<u32>>>);
+
+impl Arrivals {
+    /// The panes listed since the last call; each pane is listed once until
+    /// [`Pane::arrival_seen`].
+    pub fn take(&self) -> Vec<u32> {
+        std::mem::take(&mut *self.0.borrow_mut())
+    }
+}
 
 pub struct Pane {
     pub id: u32,
@@ -96,6 +113,10 @@ pub struct Pane {
     pub interval_bytes: usize,
     /// Whether the screen is hot, frozen or cold, and since when.
     pub fold: super::freezer::Fold,
+    /// Where the pane lists itself when its program writes or ends (set by the engine that
+    /// tracks it), and whether it is listed there now.
+    arrivals: Option<Arrivals>,
+    arrival_listed: bool,
 }
 
 pub struct NewPane {
@@ -146,6 +167,25 @@ impl Pane {
             busy: false,
             interval_bytes: 0,
             fold: Default::default(),
+            arrivals: None,
+            arrival_listed: false,
+        }
+    }
+
+    /// From now on the pane lists itself in `arrivals` when its program writes or ends.
+    pub fn report_arrivals(&mut self, arrivals: Arrivals) {
+        self.arrivals = Some(arrivals);
+    }
+
+    /// The engine has taken the pane's listing: the next output lists it again.
+    pub fn arrival_seen(&mut self) {
+        self.arrival_listed = false;
+    }
+
+    fn list_arrival(&mut self) {
+        if let (false, Some(arrivals)) = (self.arrival_listed, &self.arrivals) {
+            arrivals.0.borrow_mut().push(self.id);
+            self.arrival_listed = true;
         }
     }
 
@@ -243,6 +283,9 @@ impl Pane {
             }
         }
         self.bytes_read += total as u64;
+        if total > 0 || self.eof {
+            self.list_arrival();
+        }
         self.interval_bytes += total;
         total
     }

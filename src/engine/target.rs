@@ -302,7 +302,20 @@ fn find(
     index_ok: bool,
     calling_pane: Option<u32>,
 ) -> Result<IndexTarget, String> {
-    let cur = current(sessions, calling_pane).ok_or("no current target")?;
+    if sessions.is_empty() {
+        return Err("no current target".into());
+    }
+    // Found only when the target is relative to it: a named session is found without a
+    // look at every session's activity.
+    let current_found = std::cell::OnceCell::new();
+    let cur = || {
+        *current_found.get_or_init(|| {
+            current(sessions, calling_pane).unwrap_or(Found {
+                session: 0,
+                window: sessions[0].current,
+            })
+        })
+    };
     let at = |f: Found| IndexTarget {
         session: f.session,
         window: Some(f.window),
@@ -310,7 +323,7 @@ fn find(
     };
     let target = match target {
         None | Some("") => {
-            let mut t = at(cur);
+            let mut t = at(cur());
             if index_ok {
                 t.index = None;
             }
@@ -378,8 +391,9 @@ fn find(
     let get_window = |w: &str, only: bool| -> Option<IndexTarget> {
         if w.starts_with('@') {
             let id = parse_id(w, '@')?;
-            return find_window_id(sessions, id, Some(cur.session)).map(at);
+            return find_window_id(sessions, id, Some(cur().session)).map(at);
         }
+        let cur = cur();
         if let Some(hit) = window_in_session(&sessions[cur.session], w, exact_window, index_ok) {
             return Some(IndexTarget {
                 session: cur.session,
@@ -417,6 +431,7 @@ fn find(
                     .map(at)
                     .ok_or_else(|| no_pane(p));
             }
+            let cur = cur();
             if pane_in_window(&sessions[cur.session], cur.window, p) {
                 return Ok(at(cur));
             }
@@ -426,7 +441,7 @@ fn find(
             get_window(p, false).ok_or_else(|| no_pane(p))
         }
         (None, None) => {
-            let mut t = at(cur);
+            let mut t = at(cur());
             if index_ok {
                 t.index = None;
             }

@@ -6,7 +6,7 @@
 use super::os::{Backend, Clock, IoEvent, IoId, Programs, SpawnRequest, Spawned};
 use super::{Engine, Reply, Request};
 use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io;
 use std::rc::Rc;
 
@@ -25,6 +25,8 @@ struct World {
     now: u64,
     /// How full each program's side of its terminal is (percent), where the test says.
     fill: HashMap<IoId, u32>,
+    /// Terminals whose programs closed their side: once their output is read, end of file.
+    closed: HashSet<IoId>,
 }
 
 struct FakeHost {
@@ -70,7 +72,12 @@ impl Programs for FakeHost {
     }
 
     fn read(&mut self, io: IoId) -> io::Result<&[u8]> {
-        let waiting = std::mem::take(self.world.borrow_mut().output.entry(io).or_default());
+        let mut world = self.world.borrow_mut();
+        let waiting = std::mem::take(world.output.entry(io).or_default());
+        if waiting.is_empty() && world.closed.contains(&io) {
+            self.read_buf.clear();
+            return Ok(&self.read_buf);
+        }
         if waiting.is_empty() {
             return Err(io::ErrorKind::WouldBlock.into());
         }
@@ -479,4 +486,67 @@ fn a_screen_that_thaws_soon_after_freezing_waits_longer_next_time() {
         wait_after_output(&mut e, 20_000),
         super::freezer::FREEZE_AFTER_MS
     );
+}
+
+/// Three sessions, each program's terminal numbered as its session was made.
+fn sessions_a_b_c(e: &mut Engine) -> [IoId; 3] {
+    for name in ["a", "b", "c"] {
+        ok(e, &["new-session", "-d", "-s", name, "started"]);
+    }
+    [1, 2, 3]
+}
+
+#[test]
+fn windows_whose_programs_wrote_take_their_programs_names() {
+    let (mut e, world) = engine("/bin/sh");
+    let [_, b, c] = sessions_a_b_c(&mut e);
+    let names = |e: &mut Engine| {
+        ok(
+            e,
+            &["list-windows", "-a", "-F", "#{session_name} #{window_name}"],
+        )
+    };
+    assert_eq!(names(&mut e), "a started\nb started\nc started\n");
+    // A window's name is checked at most every 500 ms, from its creation on.
+    world.borrow_mut().now += 500;
+    world.borrow_mut().program_writes(c, b"out\r\n");
+    ok(&mut e, &["capture-pane", "-t", "c"]);
+    assert_eq!(names(&mut e), "a started\nb started\nc prog\n");
+    // With automatic-rename off, output leaves the change pending until it is turned on.
+    ok(
+        &mut e,
+        &["set-window-option", "-t", "b", "automatic-rename", "off"],
+    );
+    world.borrow_mut().program_writes(b, b"out\r\n");
+    ok(&mut e, &["capture-pane", "-t", "b"]);
+    world.borrow_mut().now += 1_000;
+    assert_eq!(names(&mut e), "a started\nb started\nc prog\n");
+    ok(
+        &mut e,
+        &["set-window-option", "-t", "b", "automatic-rename", "on"],
+    );
+    assert_eq!(names(&mut e), "a started\nb prog\nc prog\n");
+}
+
+#[test]
+fn a_session_whose_program_ended_goes_when_its_end_is_read() {
+    let (mut e, world) = engine("/bin/sh");
+    let [_, b, _] = sessions_a_b_c(&mut e);
+    world.borrow_mut().closed.insert(b);
+    e.io_event(b, IoEvent::Readable);
+    assert_eq!(
+        ok(&mut e, &["list-sessions", "-F", "#{session_name}"]),
+        "a\nb\nc\n"
+    );
+    // Read at the batch boundary (after a look at its queue): the end of file ends the
+    // session there.
+    for now in [1_005, 1_200] {
+        world.borrow_mut().now = now;
+        e.tick();
+    }
+    assert_eq!(
+        ok(&mut e, &["list-sessions", "-F", "#{session_name}"]),
+        "a\nc\n"
+    );
+    assert_eq!(run(&mut e, &["has-session", "-t", "b"]).code, 1);
 }

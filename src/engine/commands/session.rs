@@ -106,7 +106,9 @@ fn new_session(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), Str
     )?;
     session.insert_window(window);
     let format = args.get('F').unwrap_or("#{session_name}:").to_string();
+    let pane_id = session.windows[0].pane.id;
     e.sessions.push(session);
+    e.track(pane_id);
     if attach {
         e.attach_client(ctx, e.sessions.len() - 1, Default::default())?;
     }
@@ -199,7 +201,6 @@ fn spawn_window_with(
         .host
         .spawn(&req)
         .map_err(|err| format!("fork failed: {}", crate::sys::socket::os_error(&err)))?;
-    let io = spawned.io;
     let start_command = stringify_argv(&argv);
     let pane = Pane::new(NewPane {
         id: pane_id,
@@ -212,7 +213,6 @@ fn spawn_window_with(
         start_cwd: w.cwd,
         title: e.host_name.clone(),
     });
-    e.track(io, pane_id);
     let automatic = w.name.is_none();
     let name = w.name.unwrap_or_else(|| {
         let shell = e.session_shell(session);

@@ -233,7 +233,6 @@ fn respawn_pane(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), St
             crate::sys::socket::os_error(&err)
         )
     })?;
-    let io = spawned.io;
     let pane = Pane::new(NewPane {
         id: pane_id,
         cols,
@@ -254,7 +253,7 @@ fn respawn_pane(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), St
     window.command = argv;
     window.dead_time = None;
     e.hang_up(&mut old);
-    e.track(io, pane_id);
+    e.track(pane_id);
     Ok(())
 }
 

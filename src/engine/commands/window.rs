@@ -189,21 +189,35 @@ const NAME_INTERVAL_MS: u64 = 500;
 /// checked, at least [`NAME_INTERVAL_MS`] ago, takes the name `automatic-rename-format`
 /// gives (by default the command running in the foreground). tmux checks after every turn of
 /// its loop; here the check runs before every command, which is when a name can be seen.
+/// Only windows whose panes wrote since their name was checked are looked at
+/// (`Engine::names_due`).
 pub(super) fn refresh_names(e: &mut Engine) {
+    e.sort_arrivals();
     let now = e.host.now_ms();
     let mut due = Vec::new();
-    for (si, s) in e.sessions.iter().enumerate() {
-        for (wi, w) in s.windows.iter().enumerate() {
-            let (seen, at) = w.name_checked;
-            if w.pane.bytes_read == seen || now < at.saturating_add(NAME_INTERVAL_MS) {
-                continue;
-            }
-            // With automatic-rename off the change stays pending, as in tmux.
-            if e.options.pane_string(w, "automatic-rename") == "on" {
-                due.push((si, wi));
-            }
+    let mut pending = std::mem::take(&mut e.names_due);
+    pending.retain(|&pane_id| {
+        let Some((si, wi)) = e.locate_pane(pane_id) else {
+            return false;
+        };
+        let w = &e.sessions[si].windows[wi];
+        let (seen, at) = w.name_checked;
+        if w.pane.bytes_read == seen {
+            return false;
         }
-    }
+        // Checked too recently, or automatic-rename is off: the change stays pending, as in
+        // tmux.
+        if now < at.saturating_add(NAME_INTERVAL_MS)
+            || e.options.pane_string(w, "automatic-rename") != "on"
+        {
+            return true;
+        }
+        due.push((si, wi));
+        false
+    });
+    e.names_due = pending;
+    // In the order of the sessions and windows, as their renaming hooks run.
+    due.sort_unstable();
     for (si, wi) in due {
         let w = &e.sessions[si].windows[wi];
         let template = e.options.pane_string(w, "automatic-rename-format");
@@ -324,6 +338,7 @@ fn new_window(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), Stri
     }
     let at = e.sessions[si].insert_window(window);
     let pane_id = e.sessions[si].windows[at].pane.id;
+    e.track(pane_id);
     notify(e, "window-linked", si, Some(pane_id));
     if was_current {
         e.sessions[si].set_current(at);
