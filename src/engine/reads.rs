@@ -13,7 +13,10 @@
 //! than their bytes (each queued write is charged its buffer overhead: a program writing
 //! 5-byte lines blocked after 278 of them, 1,390 bytes), so the engine asks the host how full
 //! the program's side is (`Programs::output_fill`, from the kernel's socket diagnostics)
-//! [`PROBE_MS`] after a pane was deferred: at [`BUSY_FILL`] percent the pane is busy. A queue
+//! [`PROBE_MS`] after a pane was deferred: at [`BUSY_FILL`] percent the pane is busy. While the
+//! queue keeps growing without filling the socket the pane is looked at again, each time twice
+//! as long after; a program that writes a frame and stops costs a look or two, and one quiet
+//! at a look that then floods its socket waits for the boundary (at most one interval). A queue
 //! of [`BUSY_BYTES`] when the pane reports output makes it busy at once, and where the host
 //! cannot tell how full the socket is (a PTY), a queue that grew by the probe does. A busy pane stays busy while it writes
 //! [`BUSY_INTERVAL_BYTES`] an interval. It is read as soon as it writes, ahead into its
@@ -51,6 +54,17 @@ pub const PAUSE_MS: u64 = 10;
 /// close together share a wakeup (they are due at multiples of this).
 pub const PROBE_MS: u64 = 5;
 
+/// A deferred pane waiting for a look at its queue.
+struct Probe {
+    pane_id: u32,
+    /// What it had queued at the last look (or when it was deferred).
+    queued: usize,
+    /// When the look is due (monotonic ms, a multiple of [`PROBE_MS`]).
+    due: u64,
+    /// How long after the last look this one comes: [`PROBE_MS`] for the first, doubling.
+    wait: u64,
+}
+
 #[derive(Default)]
 pub struct Reads {
     /// Panes whose output waits for the boundary.
@@ -59,11 +73,11 @@ pub struct Reads {
     busy: Vec<u32>,
     /// Panes holding output read ahead and not parsed.
     backlogged: Vec<u32>,
-    /// Deferred panes to probe, with the bytes they had queued when deferred.
-    probing: Vec<(u32, usize)>,
+    /// Deferred panes to probe.
+    probing: Vec<Probe>,
     /// The next batch boundary (monotonic ms), while anything waits for one.
     boundary: Option<u64>,
-    /// When the panes in `probing` are due.
+    /// When the first of the panes in `probing` is due.
     probe_at: Option<u64>,
 }
 
@@ -87,8 +101,17 @@ impl Reads {
     fn defer(&mut self, pane_id: u32, queued: usize, now: u64) {
         self.deferred.push(pane_id);
         self.schedule_boundary(now);
-        self.probing.push((pane_id, queued));
-        self.probe_at.get_or_insert(next_multiple(now, PROBE_MS));
+        self.probe(Probe {
+            pane_id,
+            queued,
+            due: next_multiple(now, PROBE_MS),
+            wait: PROBE_MS,
+        });
+    }
+
+    fn probe(&mut self, probe: Probe) {
+        self.probe_at = Some(self.probe_at.map_or(probe.due, |t| t.min(probe.due)));
+        self.probing.push(probe);
     }
 
     fn note_busy(&mut self, pane_id: u32, newly: bool, now: u64) {
@@ -147,22 +170,53 @@ impl Engine {
         }
     }
 
-    /// Deferred panes whose programs are filling their sockets are busy.
+    /// Deferred panes whose programs are filling their sockets are busy. A pane whose queue
+    /// grew since the last look without filling its socket is looked at again, twice as long
+    /// after, until the boundary: a program that starts slowly and then writes as fast as it
+    /// can would otherwise block until the boundary. One whose queue stayed is left to it, so
+    /// an agent's frame costs a look or two.
     fn probe_deferred(&mut self) {
         let now = self.host.now_ms();
         if self.reads.probe_at.is_none_or(|t| now < t) {
             return;
         }
-        self.reads.probe_at = None;
-        for (id, queued_then) in std::mem::take(&mut self.reads.probing) {
-            let newly = self.with_pane(id, |pane, os, now| {
-                let grew = pane
-                    .io
-                    .is_some_and(|io| os.pending_output(io) > queued_then);
-                (pane.deferred && filling(pane, os, grew)).then(|| read_busy(pane, os, now))
+        let (due, later): (Vec<Probe>, Vec<Probe>) = std::mem::take(&mut self.reads.probing)
+            .into_iter()
+            .partition(|p| p.due <= now);
+        self.reads.probe_at = later.iter().map(|p| p.due).min();
+        self.reads.probing = later;
+        for probe in due {
+            let outcome = self.with_pane(probe.pane_id, |pane, os, now| {
+                let queued = pane.io.map_or(0, |io| os.pending_output(io));
+                let grew = queued > probe.queued;
+                // The first look asks even without growth: a writer of short lines fills
+                // its socket with a few KB queued, and it may have done so before deferral.
+                let first = probe.wait == PROBE_MS;
+                if !pane.deferred {
+                    Look::Done
+                } else if (first || grew) && filling(pane, os, grew) {
+                    Look::Busy(read_busy(pane, os, now))
+                } else if grew {
+                    Look::Again(queued)
+                } else {
+                    Look::Done
+                }
             });
-            if let Some(Some(newly)) = newly {
-                self.reads.note_busy(id, newly, now);
+            match outcome {
+                Some(Look::Busy(newly)) => self.reads.note_busy(probe.pane_id, newly, now),
+                Some(Look::Again(queued)) => {
+                    let wait = probe.wait * 2;
+                    let due = next_multiple(now + wait - 1, PROBE_MS);
+                    if self.reads.boundary.is_some_and(|b| due < b) {
+                        self.reads.probe(Probe {
+                            queued,
+                            due,
+                            wait,
+                            ..probe
+                        });
+                    }
+                }
+                Some(Look::Done) | None => {}
             }
         }
     }
@@ -279,6 +333,16 @@ fn read_busy(pane: &mut Pane, os: &mut dyn Programs, now: u64) -> bool {
         pane.parse_backlog(os, now);
     }
     newly
+}
+
+/// What a probe of a deferred pane found.
+enum Look {
+    /// Filling its socket: busy now (newly).
+    Busy(bool),
+    /// Its queue grew to this without filling the socket: look again later.
+    Again(usize),
+    /// Quiet, or read since.
+    Done,
 }
 
 enum Verdict {

@@ -321,6 +321,51 @@ fn how_full_the_programs_side_is_decides_over_byte_counts() {
 }
 
 #[test]
+fn a_writer_that_speeds_up_after_the_first_look_is_caught_before_the_boundary() {
+    let (mut e, world) = engine("/bin/sh");
+    let io = session(&mut e);
+    world.borrow_mut().fill.insert(io, 5);
+    world.borrow_mut().output.insert(io, b"start\r\n".to_vec());
+    e.io_event(io, IoEvent::Readable);
+    assert_eq!(e.next_deadline(), Some(1_005));
+    // It goes on writing a little: looked at again, each time twice as long after.
+    for (now, next) in [(1_005, 1_015), (1_015, 1_035)] {
+        world.borrow_mut().program_writes(io, b"more\r\n");
+        world.borrow_mut().now = now;
+        e.tick();
+        assert!(
+            !world.borrow().watching_output(io),
+            "still deferred at {now}"
+        );
+        assert_eq!(e.next_deadline(), Some(next));
+    }
+    // Then as fast as it can: busy at the next look, not at the boundary (1,200).
+    world
+        .borrow_mut()
+        .program_writes(io, &b"fast\r\n".repeat(100));
+    world.borrow_mut().fill.insert(io, 60);
+    world.borrow_mut().now = 1_035;
+    e.tick();
+    assert!(e.panes().next().unwrap().busy);
+    assert!(world.borrow().output[&io].is_empty(), "read at once");
+    assert!(world.borrow().watching_output(io));
+
+    // A program that wrote one frame and stopped is not looked at again.
+    let (mut e, world) = engine("/bin/sh");
+    let io = session(&mut e);
+    world.borrow_mut().fill.insert(io, 5);
+    world.borrow_mut().output.insert(io, b"frame\r\n".to_vec());
+    e.io_event(io, IoEvent::Readable);
+    world.borrow_mut().now = 1_005;
+    e.tick();
+    assert_eq!(
+        e.next_deadline(),
+        Some(1_200),
+        "the boundary, no more looks"
+    );
+}
+
+#[test]
 fn busy_output_is_read_at_once_and_parsed_when_the_writer_pauses() {
     let (mut e, world) = engine("/bin/sh");
     let io = session(&mut e);
