@@ -22,8 +22,10 @@
 # programs' output rate (wchar in /proc/PID/io) and CPU. Ratios are tmux / zeropty, from the
 # medians over ROUNDS rounds; a CPU ratio is printed only when both servers' programs wrote
 # at the same rate (the larger within TOLERANCE percent of the smaller), as "n/c" otherwise.
-# With more than one N, what each session beyond the first N given costs follows: give the
-# smallest first (1 measures it beyond a server with one session, without the process floor).
+# zeropty's screens at the window's end (how many hot, frozen, cold, and their average
+# #{pane_memory}) go to stderr. With more than one N, what each session beyond the first N
+# given costs follows: give the smallest first (1 measures it beyond a server with one
+# session, without the process floor).
 #
 #     bench/scale.sh [WORKLOAD ...] [N ...]   # default: all five workloads at N = 200
 #     bench/scale.sh idle redraw 200 400 1000
@@ -248,6 +250,13 @@ measure() {
 			echo "bench/scale.sh: $name: session s$((n - 1)) shows $got lines, not $want" >&2
 			exit 1
 		fi
+	fi
+	if [ "$name" = zeropty ]; then
+		# Where the screens are at the window's end, on stderr beside the table.
+		"${run[@]}" list-panes -a -F '#{pane_memory_state} #{pane_memory}' | awk -v l="$load" \
+			-v n="$n" '{ c[$1]++; m[$1] += $2 } END { printf "zeropty %s %d: screens", l, n
+			for (k in c) printf " %s %d (%.1f KB each)", k, c[k], m[k] / c[k] / 1000
+			print "" }' >&2
 	fi
 	stop_server "$pid"
 	echo "$pss_kb $memfd $avail_kb $slab_kb $(((t1 - t0) * 1000 / clk_tck))" \

@@ -305,15 +305,12 @@ fn find(
     if sessions.is_empty() {
         return Err("no current target".into());
     }
-    // Found only when the target is relative to it: a named session is found without a
-    // look at every session's activity.
-    let current_found = std::cell::OnceCell::new();
+    // Found only when the target is relative to it (once or twice on a path): a named
+    // session is found without a look at every session's activity.
     let cur = || {
-        *current_found.get_or_init(|| {
-            current(sessions, calling_pane).unwrap_or(Found {
-                session: 0,
-                window: sessions[0].current,
-            })
+        current(sessions, calling_pane).unwrap_or(Found {
+            session: 0,
+            window: sessions[0].current,
         })
     };
     let at = |f: Found| IndexTarget {
