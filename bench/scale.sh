@@ -34,7 +34,7 @@
 # Needs tmux, gcc, and zeropty built: cargo build --release --bins --examples (the program,
 # examples/render, examples/gen_colour_log and, for BULK_POLL=builtin, zeropty_bash.so).
 # Environment: ZEROPTY_BIN (default target/release/zeropty; the examples are looked for
-# beside it), WINDOW seconds of sampling (10), START_MS milliseconds allowed per session
+# beside it), BASE (another zeropty program to run in tmux's place: compares two builds), WINDOW seconds of sampling (10), START_MS milliseconds allowed per session
 # to start (10): the programs' schedules start N x START_MS after the first session, SETTLE
 # seconds after that the measures are taken and the window opens (5; dump: 35, until its
 # history is full), ROUNDS (1; bulk: 5), TOLERANCE percent (5), BATCH sessions started per
@@ -67,6 +67,10 @@ start_ms=${START_MS:-10}
 bulk_poll=${BULK_POLL:-program}
 clk_tck=$(getconf CLK_TCK)
 sock=zpscale
+# The reference server: tmux, or with BASE another zeropty build, to compare two builds.
+base_bin=${BASE:-}
+ref=tmux
+[ -z "$base_bin" ] || ref=base
 
 workloads=() counts=()
 for a in "$@"; do
@@ -150,6 +154,7 @@ server() {
 	case $1 in
 	tmux) run=(tmux -L "$sock" -f /dev/null) ;;
 	zeropty) run=("$bin" -L "$sock" -f /dev/null) ;;
+	base) run=("$base_bin" -L "$sock" -f /dev/null) ;;
 	esac
 }
 stop_server() { # PID
@@ -251,10 +256,10 @@ measure() {
 			exit 1
 		fi
 	fi
-	if [ "$name" = zeropty ]; then
+	if [ "$name" != tmux ]; then
 		# Where the screens are at the window's end, on stderr beside the table.
 		"${run[@]}" list-panes -a -F '#{pane_memory_state} #{pane_memory}' | awk -v l="$load" \
-			-v n="$n" '{ c[$1]++; m[$1] += $2 } END { printf "zeropty %s %d: screens", l, n
+			-v n="$n" -v s="$name" '{ c[$1]++; m[$1] += $2 } END { printf "%s %s %d: screens", s, l, n
 			for (k in c) printf " %s %d (%.1f KB each)", k, c[k], m[k] / c[k] / 1000
 			print "" }' >&2
 	fi
@@ -284,17 +289,17 @@ run_workload() {
 	local load=$1 n r name rounds=${ROUNDS:-1}
 	echo
 	echo "$load: N sessions; KiB, and over ${window}s the server's CPU (% of one core), the"
-	echo "programs' output (KiB/s) and their CPU; medians of $rounds round(s); ratio tmux/zeropty"
+	echo "programs' output (KiB/s) and their CPU; medians of $rounds round(s); ratio $ref/zeropty"
 	row N server PSS memfd PSS+memfd MemAvail- Slab+ CPU 'prog KiB/s' 'prog CPU'
 	local -A got med totals=()
 	for n in "${counts[@]}"; do
 		got=() med=()
 		for ((r = 0; r < rounds; r++)); do
-			for name in tmux zeropty; do
+			for name in "$ref" zeropty; do
 				got[$name]+="$(measure "$name" "$load" "$n")"$'\n'
 			done
 		done
-		for name in tmux zeropty; do
+		for name in "$ref" zeropty; do
 			local f vals
 			for f in 1 2 3 4 5 6 7 8; do
 				mapfile -t vals < <(printf '%s' "${got[$name]}" | awk -v f="$f" '{ print $f }')
@@ -310,17 +315,17 @@ run_workload() {
 				"$((${med[$name.6]%.*} / 1024))" "$(percent "${med[$name.7]}")$late"
 		done
 		local cpu
-		if comparable "${med[tmux.6]}" "${med[zeropty.6]}"; then
-			cpu=$(ratio "${med[tmux.5]}" "${med[zeropty.5]}")
+		if comparable "${med[$ref.6]}" "${med[zeropty.6]}"; then
+			cpu=$(ratio "${med[$ref.5]}" "${med[zeropty.5]}")
 		else
 			cpu=n/c
 		fi
-		row "$n" ratio "$(ratio "${med[tmux.1]}" "${med[zeropty.1]}")" "" \
-			"$(ratio "${med[tmux.total]}" "${med[zeropty.total]}")" \
-			"$(ratio "${med[tmux.3]}" "${med[zeropty.3]}")" \
-			"$(ratio "${med[tmux.4]}" "${med[zeropty.4]}")" "$cpu" \
-			"$(ratio "${med[tmux.6]}" "${med[zeropty.6]}")" \
-			"$(ratio "${med[tmux.7]}" "${med[zeropty.7]}")"
+		row "$n" ratio "$(ratio "${med[$ref.1]}" "${med[zeropty.1]}")" "" \
+			"$(ratio "${med[$ref.total]}" "${med[zeropty.total]}")" \
+			"$(ratio "${med[$ref.3]}" "${med[zeropty.3]}")" \
+			"$(ratio "${med[$ref.4]}" "${med[zeropty.4]}")" "$cpu" \
+			"$(ratio "${med[$ref.6]}" "${med[zeropty.6]}")" \
+			"$(ratio "${med[$ref.7]}" "${med[zeropty.7]}")"
 	done
 	per_session_rows totals
 }
@@ -335,12 +340,12 @@ per_session_rows() {
 	echo "PSS+memfd per session beyond the first $base: (at N - at $base) / (N - $base), KiB"
 	for n in "${counts[@]:1}"; do
 		local -A each=()
-		for name in tmux zeropty; do
+		for name in "$ref" zeropty; do
 			each[$name]=$(awk -v a="${of[$name.$n]}" -v b="${of[$name.$base]}" \
 				-v n="$n" -v m="$base" 'BEGIN { printf "%.1f", (a - b) / (n - m) }')
 		done
-		printf '%6s tmux %s, zeropty %s: %s\n' "$n" "${each[tmux]}" "${each[zeropty]}" \
-			"$(ratio "${each[tmux]}" "${each[zeropty]}")"
+		printf "%6s $ref %s, zeropty %s: %s\n" "$n" "${each[$ref]}" "${each[zeropty]}" \
+			"$(ratio "${each[$ref]}" "${each[zeropty]}")"
 	done
 }
 
@@ -415,7 +420,7 @@ run_bulk() {
 	declare -A got=()
 	for ((r = 0; r < rounds; r++)); do
 		for mode in finish visible; do
-			for name in tmux zeropty; do
+			for name in "$ref" zeropty; do
 				got[$name.$mode]+=" $(bulk_once "$name" "$mode")"
 			done
 		done
@@ -423,10 +428,10 @@ run_bulk() {
 	echo
 	echo "bulk: $(wc -c <"$log") bytes, $(wc -l <"$log") coloured lines into one 220x80 session;"
 	echo "ms, median of $rounds round(s) (every round in brackets); polled by: $bulk_poll;"
-	echo "ratio tmux/zeropty"
+	echo "ratio $ref/zeropty"
 	printf '%-8s %-34s %s\n' server 'writer done' 'last line visible'
 	local -A med=()
-	for name in tmux zeropty; do
+	for name in "$ref" zeropty; do
 		for mode in finish visible; do
 			# shellcheck disable=SC2086 # the rounds' values, one a word
 			med[$name.$mode]=$(median ${got[$name.$mode]})
@@ -434,8 +439,8 @@ run_bulk() {
 		printf '%-8s %-34s %s\n' "$name" "${med[$name.finish]} (${got[$name.finish]# })" \
 			"${med[$name.visible]} (${got[$name.visible]# })"
 	done
-	printf '%-8s %-34s %s\n' ratio "$(ratio "${med[tmux.finish]}" "${med[zeropty.finish]}")" \
-		"$(ratio "${med[tmux.visible]}" "${med[zeropty.visible]}")"
+	printf '%-8s %-34s %s\n' ratio "$(ratio "${med[$ref.finish]}" "${med[zeropty.finish]}")" \
+		"$(ratio "${med[$ref.visible]}" "${med[zeropty.visible]}")"
 }
 
 echo "bench/scale.sh ${*:-}: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores," \

@@ -301,11 +301,9 @@ impl Parser {
             match tmux_width(c) {
                 None => {}
                 Some(1) if c != '\u{200d}' => {
-                    let mut n = 1;
-                    while bytes[used..].starts_with(seq) {
-                        used += size;
-                        n += 1;
-                    }
+                    let more = repeats(&bytes[used..], seq);
+                    used += more * size;
+                    let n = more + 1;
                     let style = screen.style_index(&self.pen.style);
                     screen.write_narrow(c, style, n);
                 }
@@ -1139,6 +1137,15 @@ fn parse_number(digits: &[u8]) -> Option<i32> {
         }
     }
     Some(n as i32)
+}
+
+/// How many times the character encoded as `seq` repeats at the start of `rest`. Compared
+/// byte by byte: a library comparison per 3-byte character was 3% of the server's CPU under
+/// agent replays, whose rules are hundreds of `─`.
+fn repeats(rest: &[u8], seq: &[u8]) -> usize {
+    rest.chunks_exact(seq.len())
+        .take_while(|c| c.iter().zip(seq).all(|(a, b)| a == b))
+        .count()
 }
 
 /// Decodes the UTF-8 sequence at the start of `b` as tmux reads it: `None` if it is not
