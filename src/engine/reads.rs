@@ -13,7 +13,8 @@
 //! than their bytes (each queued write is charged its buffer overhead: a program writing
 //! 5-byte lines blocked after 278 of them, 1,390 bytes), so the engine asks the host how full
 //! the program's side is (`Programs::output_fill`, from the kernel's socket diagnostics)
-//! [`PROBE_MS`] after a pane was deferred: at [`BUSY_FILL`] percent the pane is busy. While the
+//! [`PROBE_MS`] after a pane was deferred, unless too little is queued to fill anything
+//! ([`FILL_MIN_BYTES`]): at [`BUSY_FILL`] percent the pane is busy. While the
 //! queue keeps growing without filling the socket the pane is looked at again, each time twice
 //! as long after; a program that writes a frame and stops costs a look or two, and one quiet
 //! at a look that then floods its socket waits for the boundary (at most one interval). A queue
@@ -53,6 +54,14 @@ pub const PAUSE_MS: u64 = 10;
 /// How long after deferring a pane its queue is looked at again. Probes of panes deferred
 /// close together share a wakeup (they are due at multiples of this).
 pub const PROBE_MS: u64 = 5;
+
+/// Fewer bytes than this queued cannot be filling the program's side: a socket of the default
+/// size (212,992 bytes) is charged 766 bytes a write whatever its length (278 writes of 1, 5
+/// or 50 bytes filled one here), so half of it takes 139 writes and as many bytes at least,
+/// and a PTY fills by bytes. Below it the kernel is not asked: Claude Code's spinner frames
+/// are 44 to 116 bytes (the middle half of `claude-a.cast`'s writes), and asking for each was
+/// an eighth of the server's CPU under 400 agent replays.
+pub const FILL_MIN_BYTES: usize = 128;
 
 /// A deferred pane waiting for a look at its queue.
 struct Probe {
@@ -194,7 +203,7 @@ impl Engine {
                 let first = probe.wait == PROBE_MS;
                 if !pane.deferred {
                     Look::Done
-                } else if (first || grew) && filling(pane, os, grew) {
+                } else if (first || grew) && queued >= FILL_MIN_BYTES && filling(pane, os, grew) {
                     Look::Busy(read_busy(pane, os, now))
                 } else if grew {
                     Look::Again(queued)

@@ -25,6 +25,8 @@ struct World {
     now: u64,
     /// How full each program's side of its terminal is (percent), where the test says.
     fill: HashMap<IoId, u32>,
+    /// How many times the engine asked how full a program's side is.
+    fill_asks: usize,
     /// Terminals whose programs closed their side: once their output is read, end of file.
     closed: HashSet<IoId>,
 }
@@ -96,7 +98,9 @@ impl Programs for FakeHost {
     }
 
     fn output_fill(&self, io: IoId) -> Option<u32> {
-        self.world.borrow().fill.get(&io).copied()
+        let mut world = self.world.borrow_mut();
+        world.fill_asks += 1;
+        world.fill.get(&io).copied()
     }
 
     fn watch(&mut self, io: IoId, readable: bool, _writable: bool) {
@@ -279,15 +283,39 @@ fn a_queue_that_grows_after_its_pane_was_deferred_makes_the_pane_busy() {
     e.io_event(io, IoEvent::Readable);
     assert!(!world.borrow().watching_output(io));
     // Small writes fill a socket long before their bytes add up: growth is the sign.
-    world.borrow_mut().program_writes(io, b"2\r\n");
+    world.borrow_mut().program_writes(io, &b"2\r\n".repeat(50));
     world.borrow_mut().now = 1_005;
     e.tick();
     assert!(world.borrow().output[&io].is_empty(), "read at the probe");
     assert!(world.borrow().watching_output(io), "and whenever it writes");
     assert!(e.panes().next().unwrap().busy);
     e.tick();
-    let screen = ok(&mut e, &["capture-pane", "-p", "-t", "a"]);
+    let screen = ok(&mut e, &["capture-pane", "-p", "-S", "-", "-t", "a"]);
     assert!(screen.starts_with("1\n2\n"), "{screen:?}");
+}
+
+#[test]
+fn a_queue_too_short_to_fill_anything_is_not_asked_about() {
+    // A spinner frame: the kernel is not asked, and the pane waits for the boundary.
+    let (mut e, world) = engine("/bin/sh");
+    let io = session(&mut e);
+    world.borrow_mut().fill.insert(io, 3);
+    world.borrow_mut().output.insert(io, vec![b'x'; 67]);
+    e.io_event(io, IoEvent::Readable);
+    world.borrow_mut().now = 1_005;
+    e.tick();
+    assert_eq!(world.borrow().fill_asks, 0);
+    assert!(!world.borrow().watching_output(io), "still deferred");
+    // A queue that could be filling its socket is asked about at the first look.
+    world.borrow_mut().now = 1_200;
+    e.tick();
+    assert!(world.borrow().watching_output(io), "read at the boundary");
+    world.borrow_mut().output.insert(io, vec![b'y'; 200]);
+    e.io_event(io, IoEvent::Readable);
+    world.borrow_mut().now = 1_205;
+    e.tick();
+    assert_eq!(world.borrow().fill_asks, 1);
+    assert!(!e.panes().next().unwrap().busy);
 }
 
 #[test]
