@@ -332,8 +332,13 @@ impl Engine {
             return;
         };
         match event {
-            IoEvent::Readable => self.output_ready(pane_id),
+            IoEvent::Readable => {
+                self.host.watch_fired(io);
+                self.output_ready(pane_id);
+                self.with_pane(pane_id, |pane, os, _| pane.update_watch(os));
+            }
             IoEvent::Writable => {
+                self.host.watch_fired(io);
                 self.with_pane(pane_id, |pane, os, _| pane.flush_input(os));
             }
             IoEvent::Exited => {

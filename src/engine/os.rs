@@ -106,8 +106,16 @@ pub trait Programs {
         let _ = io;
         None
     }
-    /// Whether the engine wants to hear when the terminal is readable and writable.
+    /// Whether the engine wants to hear when the terminal is readable and writable. A host
+    /// may watch once: after reporting an event it stops watching the terminal until
+    /// [`Programs::watch`] is called again (the engine calls it after every event it is told
+    /// of, and [`Programs::watch_fired`] first).
     fn watch(&mut self, io: IoId, readable: bool, writable: bool);
+    /// The host reported an event of `io` to the engine: a host that watches once knows its
+    /// watch is spent, and the next [`Programs::watch`] renews it if still wanted.
+    fn watch_fired(&mut self, io: IoId) {
+        let _ = io;
+    }
     /// Closes the terminal. The program's exit is still reported (as for an unknown `io`) so
     /// the host can collect it; the engine then calls [`Programs::release`].
     fn close(&mut self, io: IoId);

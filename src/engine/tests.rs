@@ -4,6 +4,7 @@
 //! it asks the host to start.
 
 use super::os::{Backend, Clock, IoEvent, IoId, Programs, SpawnRequest, Spawned};
+use super::pane::BUSY_BYTES;
 use super::{Engine, Reply, Request};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -108,6 +109,10 @@ impl Programs for FakeHost {
             .borrow_mut()
             .watched_readable
             .insert(io, readable);
+    }
+    fn watch_fired(&mut self, io: IoId) {
+        // As the real host: a reported terminal is watched again only when the engine asks.
+        self.world.borrow_mut().watched_readable.insert(io, false);
     }
     fn close(&mut self, _io: IoId) {}
     fn release(&mut self, _io: IoId) {}
@@ -292,6 +297,23 @@ fn a_queue_that_grows_after_its_pane_was_deferred_makes_the_pane_busy() {
     e.tick();
     let screen = ok(&mut e, &["capture-pane", "-p", "-S", "-", "-t", "a"]);
     assert!(screen.starts_with("1\n2\n"), "{screen:?}");
+}
+
+#[test]
+fn a_pane_read_as_it_writes_is_watched_again_after_each_event() {
+    let (mut e, world) = engine("/bin/sh");
+    let io = session(&mut e);
+    // A bulk writer: busy at its first event, and read at each one after.
+    world.borrow_mut().output.insert(io, vec![b'x'; BUSY_BYTES]);
+    e.io_event(io, IoEvent::Readable);
+    assert!(e.panes().next().unwrap().busy);
+    for _ in 0..3 {
+        assert!(world.borrow().watching_output(io));
+        world.borrow_mut().program_writes(io, b"more");
+        e.io_event(io, IoEvent::Readable);
+        assert!(world.borrow().output[&io].is_empty(), "read at once");
+    }
+    assert!(world.borrow().watching_output(io));
 }
 
 #[test]

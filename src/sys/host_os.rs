@@ -20,7 +20,7 @@
 
 use super::children::Children;
 use super::fd::{self, set_nonblocking};
-use super::poll::{Epoll, READABLE, WRITABLE};
+use super::poll::{Epoll, ONCE, READABLE, WRITABLE};
 use super::process::{self, Launch, SlotInit};
 use super::pty;
 use super::shim::StateFile;
@@ -51,6 +51,9 @@ struct Terminal {
     /// What the epoll set watches for: a write that leaves nothing pending then costs no
     /// epoll_ctl (one per send-keys before; see BENCHMARKS.md, shell helpers).
     interest: u32,
+    /// The epoll set watches it (its one-shot watch has not reported an event since it was
+    /// last set).
+    armed: bool,
     /// The inode of the program's end of a socket terminal (for `output_fill`).
     program_end: Option<u32>,
 }
@@ -163,6 +166,7 @@ impl HostOs {
             pid,
             slot_index: Some(slot_index),
             interest: READABLE,
+            armed: true,
             program_end: Some(ino as u32),
         };
         Ok((terminal, spawned))
@@ -250,6 +254,7 @@ fn spawn_pty(req: &SpawnRequest, io: IoId, shim: &Path) -> io::Result<(Terminal,
         pid,
         slot_index: None,
         interest: READABLE,
+        armed: true,
         program_end: None,
     };
     Ok((terminal, spawned))
@@ -275,8 +280,11 @@ impl Programs for HostOs {
             Backend::Pty => spawn_pty(req, io, &self.shim)?,
         };
         self.next_io += 1;
-        self.epoll
-            .add(terminal.fd.as_raw_fd(), TOKEN_TERMINAL | io, READABLE)?;
+        self.epoll.add(
+            terminal.fd.as_raw_fd(),
+            TOKEN_TERMINAL | io,
+            READABLE | ONCE,
+        )?;
         self.children.watch(terminal.pid, io, true);
         self.terminals.insert(io, terminal);
         Ok(spawned)
@@ -305,12 +313,22 @@ impl Programs for HostOs {
     fn watch(&mut self, io: IoId, readable: bool, writable: bool) {
         let interest = if readable { READABLE } else { 0 } | if writable { WRITABLE } else { 0 };
         if let Some(t) = self.terminals.get_mut(&io) {
-            if t.interest != interest {
+            // A spent watch that is not wanted again costs nothing: a pane put off until the
+            // batch boundary stops being watched by the event that reported it.
+            let current = t.interest == interest && (t.armed || interest == 0);
+            if !current {
                 let _ = self
                     .epoll
-                    .modify(t.fd.as_raw_fd(), TOKEN_TERMINAL | io, interest);
+                    .modify(t.fd.as_raw_fd(), TOKEN_TERMINAL | io, interest | ONCE);
                 t.interest = interest;
+                t.armed = true;
             }
+        }
+    }
+
+    fn watch_fired(&mut self, io: IoId) {
+        if let Some(t) = self.terminals.get_mut(&io) {
+            t.armed = false;
         }
     }
 
