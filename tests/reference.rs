@@ -1402,6 +1402,13 @@ fn environment_commands() {
             Some(&["show-environment", "EXP"]),
             Some(&["setenv", "-t", "a", "S2", "v2"]),
             Some(&["showenv", "-t", "a"]),
+            // Sessions made alike start with equal environments, and change apart.
+            Some(&["new-session", "-d", "-s", "b", "cat"]),
+            Some(&["new-session", "-d", "-s", "c", "cat"]),
+            Some(&["setenv", "-t", "b", "S3", "v3"]),
+            Some(&["setenv", "-t", "c", "-r", "DISPLAY"]),
+            Some(&["showenv", "-t", "b"]),
+            Some(&["showenv", "-t", "c"]),
             Some(&["set-environment", "", "x"]),
             Some(&["set-environment", "A=B", "x"]),
             Some(&["set-environment", "-u", "FOO", "val"]),

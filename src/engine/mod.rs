@@ -702,7 +702,7 @@ impl Engine {
             let visible = !self.environ_hidden.contains(k);
             merged.insert(k.clone(), Some(v.clone()).filter(|_| visible));
         }
-        for (k, v) in &session.environ {
+        for (k, v) in session.environ.iter() {
             let visible = !session.environ_hidden.contains(k);
             merged.insert(k.clone(), v.clone().filter(|_| visible));
         }

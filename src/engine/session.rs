@@ -12,6 +12,7 @@
 use super::options::OptionSet;
 use super::pane::Pane;
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 pub struct Window {
     pub id: u32,
@@ -51,7 +52,10 @@ pub struct Session {
     /// `default-size`.
     pub default_size: Option<(u32, u32)>,
     /// Session environment overrides (`set-environment` without `-g`; `None` removes).
-    pub environ: BTreeMap<String, Option<String>>,
+    /// Shared with the session created before it when they are equal, and copied on the first
+    /// change: `update-environment` gives every session the same eight entries (most cleared),
+    /// about 670 bytes each.
+    pub environ: Rc<BTreeMap<String, Option<String>>>,
     /// Session environment variables hidden from programs (`set-environment -h`).
     pub environ_hidden: BTreeSet<String>,
     /// Session options set on this session (`set-option` without `-g`).

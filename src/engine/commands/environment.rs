@@ -17,6 +17,7 @@ use crate::engine::options::Value;
 use crate::engine::target::{self, Kind};
 use crate::engine::{Ctx, Engine};
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 pub(super) static COMMANDS: &[super::CommandDef] = &[
     crate::command_def!(
@@ -82,7 +83,7 @@ fn set_environment(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(),
             }
             Some(si) => {
                 let s = &mut e.sessions[si];
-                s.environ.remove(&name);
+                Rc::make_mut(&mut s.environ).remove(&name);
                 s.environ_hidden.remove(&name);
             }
         }
@@ -97,7 +98,7 @@ fn set_environment(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(),
                 e.environ_cleared.insert(name);
             }
             Some(si) => {
-                e.sessions[si].environ.insert(name, None);
+                Rc::make_mut(&mut e.sessions[si].environ).insert(name, None);
             }
         }
     } else {
@@ -114,7 +115,7 @@ fn set_environment(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(),
             Some(si) => {
                 let s = &mut e.sessions[si];
                 set_flag(&mut s.environ_hidden, &name, hidden);
-                s.environ.insert(name, Some(value));
+                Rc::make_mut(&mut s.environ).insert(name, Some(value));
             }
         }
     }
@@ -227,6 +228,19 @@ pub fn new_session_environ(
     client_env: &BTreeMap<String, String>,
     extra: &[(String, String)],
     update_from_client: bool,
+) -> Rc<BTreeMap<String, Option<String>>> {
+    let env = session_environ(e, client_env, extra, update_from_client);
+    match e.sessions.last() {
+        Some(s) if *s.environ == env => s.environ.clone(),
+        _ => Rc::new(env),
+    }
+}
+
+fn session_environ(
+    e: &Engine,
+    client_env: &BTreeMap<String, String>,
+    extra: &[(String, String)],
+    update_from_client: bool,
 ) -> BTreeMap<String, Option<String>> {
     let mut env = BTreeMap::new();
     if update_from_client {
@@ -260,7 +274,7 @@ pub fn job_environment(e: &Engine, session: Option<usize>, config: bool) -> Vec<
     }
     let s = session.map(|si| &e.sessions[si]);
     if let Some(s) = s {
-        for (k, v) in &s.environ {
+        for (k, v) in s.environ.iter() {
             env.insert(
                 k.clone(),
                 v.clone().filter(|_| !s.environ_hidden.contains(k)),
