@@ -315,14 +315,18 @@ impl Programs for HostOs {
         if let Some(t) = self.terminals.get_mut(&io) {
             // A spent watch that is not wanted again costs nothing: a pane put off until the
             // batch boundary stops being watched by the event that reported it.
-            let current = t.interest == interest && (t.armed || interest == 0);
+            let current = if t.armed {
+                t.interest == interest
+            } else {
+                interest == 0
+            };
             if !current {
                 let _ = self
                     .epoll
                     .modify(t.fd.as_raw_fd(), TOKEN_TERMINAL | io, interest | ONCE);
-                t.interest = interest;
                 t.armed = true;
             }
+            t.interest = interest;
         }
     }
 
