@@ -40,7 +40,9 @@
 # history is full), ROUNDS (1; bulk: 5), TOLERANCE percent (5), BATCH sessions started per
 # command (50), BULK_POLL: how the bulk timing polls capture-pane, "program" (each server's
 # own program, one process per poll, the default) or "builtin" (zeropty through its bash
-# builtin; tmux still through its program).
+# builtin; tmux still through its program), SYSCALLS (set: count the server's system calls
+# over the window with strace -c and print them to stderr; tracing slows the servers, so such
+# a run's CPU figures are not comparable with others).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 bin=${ZEROPTY_BIN:-$here/target/release/zeropty}
@@ -242,7 +244,20 @@ measure() {
 	memfd=$(memfd_kb "$pid")
 	avail_kb=$((avail0 - $(meminfo MemAvailable)))
 	slab_kb=$(($(meminfo Slab) - slab0))
-	sleep "$(awk -v e="$window_end" -v t="$EPOCHREALTIME" 'BEGIN { printf "%.3f", e - t }')"
+	local rest tracer=""
+	rest=$(awk -v e="$window_end" -v t="$EPOCHREALTIME" 'BEGIN { printf "%.3f", e - t }')
+	if [ -n "${SYSCALLS:-}" ]; then
+		strace -c -o "$work/syscalls" -p "$pid" 2>/dev/null &
+		tracer=$!
+	fi
+	sleep "$rest"
+	if [ -n "$tracer" ]; then
+		# The server's system calls over the window, on stderr beside the table.
+		kill -INT "$tracer"
+		wait "$tracer" || true
+		echo "$name $load $n: system calls over the window" >&2
+		awk 'NR > 2 && $1 !~ /^-/ && NF >= 5 { print "   ", $NF, $4 }' "$work/syscalls" >&2
+	fi
 	t1=$(cpu_ticks "$pid")
 	w1=$(wchar "${programs[@]}")
 	p1=$(cpu_ticks "${programs[@]}")
