@@ -42,7 +42,9 @@
 # own program, one process per poll, the default) or "builtin" (zeropty through its bash
 # builtin; tmux still through its program), SYSCALLS (set: count the server's system calls
 # over the window with strace -c and print them to stderr; tracing slows the servers, so such
-# a run's CPU figures are not comparable with others).
+# a run's CPU figures are not comparable with others), PERF (a directory: record each server's
+# profile over the window with perf record -g into DIR/SERVER-WORKLOAD-N.data; like SYSCALLS,
+# it slows the servers).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 bin=${ZEROPTY_BIN:-$here/target/release/zeropty}
@@ -249,12 +251,18 @@ measure() {
 	if [ -n "${SYSCALLS:-}" ]; then
 		strace -c -o "$work/syscalls" -p "$pid" 2>/dev/null &
 		tracer=$!
+	elif [ -n "${PERF:-}" ]; then
+		mkdir -p "$PERF"
+		perf record -q -g -o "$PERF/$name-$load-$n.data" -p "$pid" 2>/dev/null &
+		tracer=$!
 	fi
 	sleep "$rest"
 	if [ -n "$tracer" ]; then
-		# The server's system calls over the window, on stderr beside the table.
 		kill -INT "$tracer"
 		wait "$tracer" || true
+	fi
+	if [ -n "${SYSCALLS:-}" ]; then
+		# The server's system calls over the window, on stderr beside the table.
 		echo "$name $load $n: system calls over the window" >&2
 		awk 'NR > 2 && $1 !~ /^-/ && NF >= 5 { print "   ", $NF, $4 }' "$work/syscalls" >&2
 	fi

@@ -80,7 +80,7 @@ def check_fast_path(ranges):
 def emit_table(out, name, doc, table):
     for line in doc:
         out.append("/// " + line if line else "///")
-    out.append("static %s: [(u32, u32); %d] = [" % (name, len(table)))
+    out.append("pub static %s: [(u32, u32); %d] = [" % (name, len(table)))
     for start, end in table:
         out.append("    (0x%04X, 0x%04X)," % (start, end))
     out.append("];")

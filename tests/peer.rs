@@ -14,14 +14,29 @@ fn runner(name: &str) -> std::path::PathBuf {
     common::shared_dir().join("peer/run").join(name)
 }
 
-/// Runs a runner and checks its closing `N passed, N failed` line says nothing failed.
-fn check(mut cmd: Command, what: &str) {
+/// Runs a runner and returns its output, one runner at a time.
+fn run(mut cmd: Command, what: &str) -> std::process::Output {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let out = cmd.output().unwrap_or_else(|e| panic!("{what}: {e}"));
+    cmd.output().unwrap_or_else(|e| panic!("{what}: {e}"))
+}
+
+/// Whether a runner exited 0 with a closing `N passed, 0 failed` line.
+fn all_passed(out: &std::process::Output) -> bool {
+    let text = String::from_utf8_lossy(&out.stdout);
+    out.status.success() && text.lines().last().unwrap_or("").ends_with(" 0 failed")
+}
+
+fn run_ok(cmd: Command) -> bool {
+    all_passed(&run(cmd, "runner"))
+}
+
+/// Runs a runner and checks its closing `N passed, N failed` line says nothing failed.
+fn check(cmd: Command, what: &str) {
+    let out = run(cmd, what);
     let text = String::from_utf8_lossy(&out.stdout);
     let last = text.lines().last().unwrap_or("");
     assert!(
-        out.status.success() && last.ends_with(" 0 failed"),
+        all_passed(&out),
         "{what}:\n{text}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
@@ -51,20 +66,42 @@ const REGRESS: &[&str] = &[
     "input-malformed.sh",
     "input-modes.sh",
     "environ.sh",
+    "input-keys.sh",
+];
+
+/// Regress scripts that read the screen right after `new -d` returns, before the session's
+/// `sh -c "cat cursor-test.txt; ..."` may have written it (the baseline marks them RETRY3).
+/// The runner retries only runs that print FAIL lines, and these fail through `cmp` alone, so
+/// each gets up to three whole runs here: a real difference fails all three.
+const RACY_REGRESS: &[&str] = &[
     "cursor-test1.sh",
     "cursor-test2.sh",
     "cursor-test3.sh",
     "cursor-test4.sh",
-    "input-keys.sh",
 ];
 
-#[test]
-fn tmux_regression_scripts_pass() {
+fn regress(scripts: &[&str]) -> Command {
     let mut cmd = Command::new("sh");
     cmd.arg(runner("tmux-regress.sh"))
         .arg(env!("CARGO_BIN_EXE_zeropty"))
-        .args(REGRESS);
-    check(cmd, "tmux regress");
+        .args(scripts);
+    cmd
+}
+
+#[test]
+fn tmux_regression_scripts_pass() {
+    check(regress(REGRESS), "tmux regress");
+}
+
+#[test]
+fn tmux_cursor_regression_scripts_pass_within_three_runs() {
+    for script in RACY_REGRESS {
+        let what = format!("tmux regress {script}");
+        let passed = (0..2).any(|_| run_ok(regress(&[script])));
+        if !passed {
+            check(regress(&[script]), &what);
+        }
+    }
 }
 
 fn corpus(kind: &str, dir: &str) {

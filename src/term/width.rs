@@ -2,11 +2,12 @@
 //!
 //! [`width_table`](super::width_table) answers with up to three binary searches; the parser asks
 //! for every non-ASCII character it prints, so the Basic Multilingual Plane is folded into a
-//! 16 KiB table of 2-bit classes built once per process (box drawing and CJK, which agent
-//! screens are full of, never reach the binary searches). The table is shared by every screen.
+//! 16 KiB table of 2-bit classes (box drawing and CJK, which agent screens are full of, never
+//! reach the binary searches). The table is built by the compiler into read-only data: built
+//! at run time it cost every server 11.4 million instructions at its first non-ASCII
+//! character (callgrind, `examples/replay`) and 16 KiB of heap.
 
-use super::width_table::{char_width, tmux_discards};
-use std::sync::OnceLock;
+use super::width_table::{char_width, tmux_discards, DOUBLE_WIDTH, UNPRINTABLE, ZERO_WIDTH};
 
 const DISCARD: u8 = 0;
 const ZERO: u8 = 1;
@@ -25,16 +26,41 @@ fn class_of(c: char) -> u8 {
     }
 }
 
-fn bmp_table() -> &'static [u8; 16384] {
-    static TABLE: OnceLock<Box<[u8; 16384]>> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut t = Box::new([0u8; 16384]);
-        for cp in 0..0x10000u32 {
-            let class = char::from_u32(cp).map_or(DISCARD, class_of);
-            t[(cp >> 2) as usize] |= class << ((cp & 3) * 2);
+/// Four code points a byte, two bits each, the lowest code point in the lowest bits.
+static BMP: [u8; 16384] = bmp_table();
+
+/// The classes of U+0000..U+FFFF as [`class_of`] gives them: widths from the range tables
+/// (from U+0300 up, below which every character is one cell; zero width before wide, as
+/// `char_width` asks), then what tmux discards (from U+0080 up) and the surrogates, which are
+/// not characters.
+const fn bmp_table() -> [u8; 16384] {
+    let mut t = [0u8; 16384];
+    let mut i = 0;
+    while i < t.len() {
+        t[i] = ONE * 0b0101_0101;
+        i += 1;
+    }
+    mark(&mut t, &DOUBLE_WIDTH, 0x300, TWO);
+    mark(&mut t, &ZERO_WIDTH, 0x300, ZERO);
+    mark(&mut t, &UNPRINTABLE, 0x80, DISCARD);
+    mark(&mut t, &[(0xD800, 0xDFFF)], 0, DISCARD);
+    t
+}
+
+/// Sets the class of every BMP code point at or above `from` in `ranges` (inclusive pairs).
+const fn mark(t: &mut [u8; 16384], ranges: &[(u32, u32)], from: u32, class: u8) {
+    let mut r = 0;
+    while r < ranges.len() {
+        let (start, end) = ranges[r];
+        let mut cp = if start > from { start } else { from };
+        while cp <= end && cp < 0x10000 {
+            let shift = (cp & 3) * 2;
+            let byte = &mut t[(cp >> 2) as usize];
+            *byte = (*byte & !(3 << shift)) | class << shift;
+            cp += 1;
         }
-        t
-    })
+        r += 1;
+    }
 }
 
 /// The width tmux gives `c` (for U+0080 and above): `None` when tmux drops the character
@@ -43,7 +69,7 @@ fn bmp_table() -> &'static [u8; 16384] {
 pub fn tmux_width(c: char) -> Option<u8> {
     let cp = c as u32;
     let class = if cp < 0x10000 {
-        (bmp_table()[(cp >> 2) as usize] >> ((cp & 3) * 2)) & 3
+        (BMP[(cp >> 2) as usize] >> ((cp & 3) * 2)) & 3
     } else {
         class_of(c)
     };

@@ -22,7 +22,7 @@
 use core::cmp::Ordering;
 
 /// Characters for which `wcwidth()` returns 0 (combining, zero width).
-static ZERO_WIDTH: [(u32, u32); 346] = [
+pub static ZERO_WIDTH: [(u32, u32); 346] = [
     (0x0300, 0x036F),
     (0x0483, 0x0489),
     (0x0591, 0x05BD),
@@ -372,7 +372,7 @@ static ZERO_WIDTH: [(u32, u32); 346] = [
 ];
 
 /// Characters for which `wcwidth()` returns 2 (wide).
-static DOUBLE_WIDTH: [(u32, u32); 126] = [
+pub static DOUBLE_WIDTH: [(u32, u32); 126] = [
     (0x1100, 0x115F),
     (0x231A, 0x231B),
     (0x2329, 0x232A),
@@ -503,7 +503,7 @@ static DOUBLE_WIDTH: [(u32, u32); 126] = [
 
 /// Characters from U+0080 for which `wcwidth()` returns -1 (unassigned,
 /// C1 controls, line/paragraph separators, ...); tmux 3.3a discards them.
-static UNPRINTABLE: [(u32, u32); 700] = [
+pub static UNPRINTABLE: [(u32, u32); 700] = [
     (0x0080, 0x009F),
     (0x0378, 0x0379),
     (0x0380, 0x0383),
