@@ -206,6 +206,44 @@ fn screens_of_programs_match() {
     );
 }
 
+/// Lines drawn, left to settle (packed between reads), then erased in part: EL 0 and 1 and
+/// ECH, with and without a background colour, across styled, repeated and wide cells.
+#[test]
+fn erasing_settled_lines_matches() {
+    let draw = "printf '\\033[44mblue\\033[m plain \u{2500}\u{2500} wide \u{4e2d} end\\r\\n\
+        second line of text\\r\\nthird\\r\\n\u{2500}\u{2500}\u{2500}\u{2500}\u{2500}\u{2500} rule'; sleep 0.8; printf '";
+    let erase = "\\033[1;3H\\033[41m\\033[K\\033[2;6H\\033[42m\\033[1K\\033[3;2H\\033[X\\033[4;3H\\033[43m\\033[3X\\033[m'; sleep 100";
+    let script = format!("{draw}{erase}");
+    compare(
+        "erase",
+        &[
+            Some(&[
+                "new-session",
+                "-d",
+                "-s",
+                "e",
+                "-x",
+                "40",
+                "-y",
+                "6",
+                &script,
+            ]),
+            None,
+            None,
+            None,
+            Some(&["capture-pane", "-p", "-t", "e"]),
+            Some(&["capture-pane", "-p", "-e", "-t", "e"]),
+            Some(&[
+                "display-message",
+                "-p",
+                "-t",
+                "e",
+                "#{cursor_x},#{cursor_y}",
+            ]),
+        ],
+    );
+}
+
 #[test]
 fn keys_through_a_cooked_terminal() {
     compare(

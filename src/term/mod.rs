@@ -257,6 +257,40 @@ mod tests {
         assert_eq!(e, b"ok\n\n\n", "pen was reset, so no colour codes");
     }
 
+    /// Erasing rows packed by an earlier write gives what erasing them while still being
+    /// written gives (the packed and the expanded paths of a run's erase).
+    #[test]
+    fn erasing_a_packed_row_matches_erasing_it_in_the_same_write() {
+        let drawn: &[u8] =
+            b"\x1b[44mblue\x1b[m plain \xe2\x94\x80\xe2\x94\x80 wide \xe4\xb8\xad end\r\n\
+            second line of text\r\nthird";
+        let erases: [&[u8]; 6] = [
+            b"\x1b[1;3H\x1b[K",
+            b"\x1b[1;3H\x1b[41m\x1b[K",
+            b"\x1b[2;6H\x1b[42m\x1b[1K",
+            b"\x1b[1;16H\x1b[43m\x1b[4X",
+            b"\x1b[1;21H\x1b[X",
+            b"\x1b[3;2H\x1b[45m\x1b[K\x1b[2;30H\x1b[46m\x1b[K",
+        ];
+        let escapes = CaptureOptions {
+            escapes: true,
+            ..Default::default()
+        };
+        for erase in erases {
+            let mut apart = Terminal::new(40, 4, 10);
+            apart.feed(drawn);
+            apart.feed(erase);
+            let mut together = Terminal::new(40, 4, 10);
+            together.feed(&[drawn, erase].concat());
+            assert_eq!(
+                capture::printable(apart.capture(&escapes)),
+                capture::printable(together.capture(&escapes)),
+                "{}",
+                String::from_utf8_lossy(erase)
+            );
+        }
+    }
+
     #[test]
     fn replies_are_collected_for_the_caller() {
         let mut t = Terminal::new(80, 24, 10);

@@ -190,6 +190,12 @@ impl Row {
             return;
         }
         let v = self.cells_mut();
+        if v.len() <= x {
+            // Past the stored cells, as on a line just begun: appended in one pass.
+            v.resize(x, Cell::BLANK);
+            v.extend(cells);
+            return;
+        }
         let end = x + cells.len();
         if v.len() < end {
             v.resize(end, Cell::BLANK);
