@@ -197,6 +197,12 @@ impl Pane {
             self.deferred = false;
             self.update_watch(os);
         }
+        self.take_pending(os, now_ms)
+    }
+
+    /// [`Pane::drain_output`] for a pane that stays deferred: what is queued is read and
+    /// parsed, and readability stays unwatched until the boundary.
+    pub fn take_pending(&mut self, os: &mut dyn Programs, now_ms: u64) -> bool {
         let parsed_backlog = self.parse_backlog(os, now_ms);
         let read = self.read_with(os, READ_LIMIT_PER_TURN, |pane, data| pane.take_output(data));
         // At end of file too: the scanner may hold the start of what looked like a marker.
