@@ -7,25 +7,24 @@
 //! clock, together with every other pane due then, in one wakeup. Nobody sees the delay:
 //! every reader of a screen (capture-pane, formats, send-keys, attach) drains it first.
 //!
-//! Read at once instead: a pane an attached client shows, a pane with a `pipe-pane` command,
-//! a pane that hung up, and a *busy* pane. A writer that fills its socket blocks, and Linux
-//! has no low-water wakeup for unix sockets. What fills a socket is the count of writes more
-//! than their bytes (each queued write is charged its buffer overhead: a program writing
-//! 5-byte lines blocked after 278 of them, 1,390 bytes). So [`PROBE_MS`] after a pane was
-//! deferred its queue is looked at (one `ioctl`), unless too little is queued to fill anything
-//! ([`FILL_MIN_BYTES`]). A queue that grew makes the engine ask the host how full the
-//! program's side is (`Programs::output_fill`, from the kernel's socket diagnostics): at
-//! [`BUSY_FILL`] percent the pane is busy. A queue that stayed is that of a program that wrote
-//! a frame and stopped, or of one blocked on a full socket: it is read, which frees a blocked
-//! writer to write on, and the next look sees its queue grow. While the queue keeps growing
-//! without filling the socket the pane is looked at again, each time twice as long after; a
-//! program that writes a frame and stops costs a look or two, and one quiet at a look that
-//! then floods its socket waits for the boundary (at most one interval). A queue
-//! of [`BUSY_BYTES`] when the pane reports output makes it busy at once, and where the host
-//! cannot tell how full the socket is (a PTY), a queue that grew by the probe does. A busy pane stays busy while it writes
-//! [`BUSY_INTERVAL_BYTES`] an interval. It is read as soon as it writes, ahead into its
-//! backlog without parsing, and the backlog is parsed once the writer has paused for
-//! [`PAUSE_MS`] (or the backlog reaches its limit), so the writer never waits on the parser.
+//! Read at once instead: a pane an attached client shows, a pane with a `pipe-pane` command, a pane
+//! that hung up, and a *busy* pane. A writer that fills its socket blocks, and Linux has no
+//! low-water wakeup for unix sockets. What fills a socket is the count of writes more than their
+//! bytes (each queued write is charged its buffer overhead: a program writing 5-byte lines blocked
+//! after 278 of them, 1,390 bytes). A pane that reports output with [`FILL_MIN_BYTES`] or more
+//! queued (a frame, or a writer that filled its socket before the event was handled: the two look
+//! alike) is read at once, which frees a blocked writer to write on, and stays deferred.
+//! [`PROBE_MS`] after a pane was deferred its queue is looked at (one `ioctl`): a queue that grew
+//! makes the engine ask the host how full the program's side is (`Programs::output_fill`, from the
+//! kernel's socket diagnostics), and at [`BUSY_FILL`] percent the pane is busy. While the queue
+//! keeps growing without filling the socket the pane is looked at again, each time twice as long
+//! after; a program that writes a frame and stops costs a look or two, and one quiet at a look that
+//! then floods its socket waits for the boundary (at most one interval). A queue of [`BUSY_BYTES`]
+//! when the pane reports output makes it busy at once, and where the host cannot tell how full the
+//! socket is (a PTY), a queue that grew by the probe does. A busy pane stays busy while it writes
+//! [`BUSY_INTERVAL_BYTES`] an interval. It is read as soon as it writes, ahead into its backlog
+//! without parsing, and the backlog is parsed once the writer has paused for [`PAUSE_MS`] (or the
+//! backlog reaches its limit), so the writer never waits on the parser.
 //!
 //! Invariants: a deferred pane is in `deferred` (a listed pane may have been read since, or
 //! be gone: entries are checked, not trusted); every pane with a backlog is in `backlogged`;
@@ -61,9 +60,10 @@ pub const PROBE_MS: u64 = 5;
 /// Fewer bytes than this queued cannot be filling the program's side: a socket of the default
 /// size (212,992 bytes) is charged 766 bytes a write whatever its length (278 writes of 1, 5
 /// or 50 bytes filled one here), so half of it takes 139 writes and as many bytes at least,
-/// and a PTY fills by bytes. Below it the kernel is not asked: Claude Code's spinner frames
-/// are 44 to 116 bytes (the middle half of `claude-a.cast`'s writes), and asking for each was
-/// an eighth of the server's CPU under 400 agent replays.
+/// and a PTY fills by bytes. Below it a pane is neither read when it reports output nor asked
+/// about: Claude Code's spinner frames are 44 to 116 bytes (the middle half of
+/// `claude-a.cast`'s writes) and wait for the boundary together; asking the kernel about each
+/// was an eighth of the server's CPU under 400 agent replays.
 pub const FILL_MIN_BYTES: usize = 128;
 
 /// A deferred pane waiting for a look at its queue.
@@ -75,8 +75,6 @@ struct Probe {
     due: u64,
     /// How long after the last look this one comes: [`PROBE_MS`] for the first, doubling.
     wait: u64,
-    /// Whether this is the first look since the pane was deferred.
-    first: bool,
 }
 
 #[derive(Default)]
@@ -120,7 +118,6 @@ impl Reads {
             queued,
             due: next_multiple(now, PROBE_MS),
             wait: PROBE_MS,
-            first: true,
         });
     }
 
@@ -174,7 +171,19 @@ impl Engine {
             pane.deferred = true;
             pane.interval_bytes = 0;
             pane.update_watch(os);
-            Verdict::Deferred { queued }
+            if queued < FILL_MIN_BYTES {
+                return Verdict::Deferred { queued };
+            }
+            // Enough to be a frame, or a writer that filled its socket before this event was
+            // handled (a writer of short lines fills one with a few KB queued): the two look
+            // alike, and reading tells them apart. A blocked writer, freed, writes on and
+            // the look sees its queue grow; a frame is read now, not at the boundary, and
+            // the rest of the interval's writes wait for the boundary. Asking the kernel how
+            // full the socket was at each look instead (it finds the socket by walking every
+            // unix socket on the machine) took 1000 sessions redrawing a frame a second
+            // 5.2% of a core, reading at the look 4.0% (`BASE=` bench/scale.sh redraw 1000).
+            pane.take_pending(os, now);
+            Verdict::Deferred { queued: 0 }
         }) else {
             return;
         };
@@ -189,70 +198,46 @@ impl Engine {
     /// grew since the last look without filling its socket is looked at again, twice as long
     /// after, until the boundary: a program that starts slowly and then writes as fast as it
     /// can would otherwise block until the boundary. One whose queue stayed is left to it, so
-    /// an agent's frame costs a look or two; at the first look, a queue that stayed and could
-    /// be filling its socket is read. Returns whether a program's output reached its end.
-    fn probe_deferred(&mut self) -> bool {
+    /// an agent's frame costs a look or two.
+    fn probe_deferred(&mut self) {
         let now = self.host.now_ms();
         if self.reads.probe_at.is_none_or(|t| now < t) {
-            return false;
+            return;
         }
         let (due, later): (Vec<Probe>, Vec<Probe>) = std::mem::take(&mut self.reads.probing)
             .into_iter()
             .partition(|p| p.due <= now);
         self.reads.probe_at = later.iter().map(|p| p.due).min();
         self.reads.probing = later;
-        let mut ended = false;
         for probe in due {
             let outcome = self.with_pane(probe.pane_id, |pane, os, now| {
                 let queued = pane.io.map_or(0, |io| os.pending_output(io));
                 let grew = queued > probe.queued;
-                if !pane.deferred {
+                if !pane.deferred || !grew {
                     Look::Done
-                } else if grew && queued >= FILL_MIN_BYTES && filling(pane, os, true) {
+                } else if queued >= FILL_MIN_BYTES && filling(pane, os, true) {
                     Look::Busy(read_busy(pane, os, now))
-                } else if grew {
-                    Look::Again {
-                        queued,
-                        wait: probe.wait * 2,
-                    }
-                } else if probe.first && queued >= FILL_MIN_BYTES {
-                    // A writer blocked on a full socket (a writer of short lines fills one
-                    // with a few KB queued, perhaps before it was deferred) and one that wrote
-                    // a frame and stopped both leave a queue that stays. Reading it tells them
-                    // apart (a blocked writer goes on writing, and the next look sees its
-                    // queue grow) without asking the kernel, which finds the socket by walking
-                    // every unix socket on the machine: 1000 sessions redrawing a frame a
-                    // second took 5.2% of a core asking, 4.0% reading (`BASE=`
-                    // bench/scale.sh redraw 1000, 2 rounds); no change at 400.
-                    pane.take_pending(os, now);
-                    ended |= pane.eof;
-                    Look::Again {
-                        queued: 0,
-                        wait: PROBE_MS,
-                    }
                 } else {
-                    Look::Done
+                    Look::Again(queued)
                 }
             });
             match outcome {
                 Some(Look::Busy(newly)) => self.reads.note_busy(probe.pane_id, newly, now),
-                Some(Look::Again { queued, wait }) => {
+                Some(Look::Again(queued)) => {
+                    let wait = probe.wait * 2;
                     let due = next_multiple(now + wait - 1, PROBE_MS);
                     if self.reads.boundary.is_some_and(|b| due < b) {
                         self.reads.probe(Probe {
                             queued,
                             due,
                             wait,
-                            first: false,
                             ..probe
                         });
                     }
                 }
                 Some(Look::Done) | None => {}
             }
-            self.note_string_state(probe.pane_id);
         }
-        ended
     }
 
     /// Whether an attached client shows the pane (its output is then read at once).
@@ -268,8 +253,8 @@ impl Engine {
     /// busy panes re-judged. Returns whether a program's output reached its end (the pane is
     /// then to be reaped).
     pub(super) fn read_due(&mut self) -> bool {
-        let mut ended = self.probe_deferred();
-        ended |= self.parse_paused_backlogs();
+        self.probe_deferred();
+        let mut ended = self.parse_paused_backlogs();
         let now = self.host.now_ms();
         if self.reads.boundary.is_some_and(|b| now >= b) {
             self.reads.boundary = None;
@@ -379,8 +364,8 @@ fn read_busy(pane: &mut Pane, os: &mut dyn Programs, now: u64) -> bool {
 enum Look {
     /// Filling its socket: busy now (newly).
     Busy(bool),
-    /// Look again `wait` ms later, against this queue.
-    Again { queued: usize, wait: u64 },
+    /// Its queue grew to this without filling the socket: look again later.
+    Again(usize),
     /// Quiet, or read since.
     Done,
 }

@@ -328,25 +328,22 @@ fn a_queue_too_short_to_fill_anything_is_not_asked_about() {
     e.tick();
     assert_eq!(world.borrow().fill_asks, 0);
     assert!(!world.borrow().watching_output(io), "still deferred");
-    // A queue that could be filling its socket and stayed is read at the first look, not
-    // asked about; the pane stays deferred, and is looked at once more.
+    // A queue that could be filling its socket is read when the pane reports it, not asked
+    // about; the pane stays deferred, and its queue is looked at once.
     world.borrow_mut().now = 1_200;
     e.tick();
     assert!(world.borrow().watching_output(io), "read at the boundary");
     world.borrow_mut().output.insert(io, vec![b'y'; 200]);
     e.io_event(io, IoEvent::Readable);
+    assert!(world.borrow().output[&io].is_empty(), "read at once");
+    assert!(!world.borrow().watching_output(io), "still deferred");
+    let screen = ok(&mut e, &["capture-pane", "-p", "-t", "a"]);
+    assert!(screen.contains("yyyy"), "{screen:?}");
+    assert_eq!(e.next_deadline(), Some(1_205), "a look");
     world.borrow_mut().now = 1_205;
     e.tick();
     assert_eq!(world.borrow().fill_asks, 0);
-    assert!(world.borrow().output[&io].is_empty(), "read at the look");
-    assert!(!world.borrow().watching_output(io), "still deferred");
     assert!(!e.panes().next().unwrap().busy);
-    let screen = ok(&mut e, &["capture-pane", "-p", "-t", "a"]);
-    assert!(screen.contains("yyyy"), "{screen:?}");
-    assert_eq!(e.next_deadline(), Some(1_210), "one more look");
-    world.borrow_mut().now = 1_210;
-    e.tick();
-    assert_eq!(world.borrow().fill_asks, 0);
     assert_eq!(e.next_deadline(), Some(1_500), "the boundary");
 }
 
@@ -368,21 +365,19 @@ fn how_full_the_programs_side_is_decides_over_byte_counts() {
     assert!(e.panes().next().unwrap().busy, "read at the probe");
     assert!(world.borrow().output[&io].is_empty());
 
-    // The same writer blocked on its full socket before it was deferred: its queue stays, so
-    // the look reads it, and the writer, free again, writes on: busy at the next look.
+    // The same writer blocked on its full socket before its event was handled: read at once,
+    // and the writer, free again, writes on: busy at the look.
     let (mut e, world) = engine("/bin/sh");
     let io = session(&mut e);
     world.borrow_mut().output.insert(io, b"1\r\n".repeat(100));
     world.borrow_mut().fill.insert(io, 100);
     e.io_event(io, IoEvent::Readable);
-    world.borrow_mut().now = 1_005;
-    e.tick();
-    assert!(world.borrow().output[&io].is_empty(), "read at the look");
+    assert!(world.borrow().output[&io].is_empty(), "read at once");
     assert!(!e.panes().next().unwrap().busy);
     world.borrow_mut().program_writes(io, &b"2\r\n".repeat(100));
-    world.borrow_mut().now = 1_010;
+    world.borrow_mut().now = 1_005;
     e.tick();
-    assert!(e.panes().next().unwrap().busy, "busy at the next look");
+    assert!(e.panes().next().unwrap().busy, "busy at the look");
     assert!(world.borrow().output[&io].is_empty());
     assert!(world.borrow().watching_output(io));
 
