@@ -159,9 +159,9 @@ impl Engine {
                     newly: read_busy(pane, os, now),
                 };
             }
-            // A large queue (a bulk writer) is busy at once. The kernel is not asked here: a
-            // program that has just begun to write has not filled anything yet, and a round
-            // trip per frame was a fifth of the redraw workload's CPU; the probe asks.
+            // A large queue (a bulk writer) is busy at once. The kernel is not asked here (a
+            // round trip per frame was a fifth of the redraw workload's CPU): a writer that
+            // already filled its socket is found by reading it below, the probe asks.
             let queued = pane.io.map_or(0, |io| os.pending_output(io));
             if queued >= BUSY_BYTES {
                 return Verdict::Busy {
@@ -179,9 +179,9 @@ impl Engine {
             // alike, and reading tells them apart. A blocked writer, freed, writes on and
             // the look sees its queue grow; a frame is read now, not at the boundary, and
             // the rest of the interval's writes wait for the boundary. Asking the kernel how
-            // full the socket was at each look instead (it finds the socket by walking every
-            // unix socket on the machine) took 1000 sessions redrawing a frame a second
-            // 5.2% of a core, reading at the look 4.0% (`BASE=` bench/scale.sh redraw 1000).
+            // full the socket was at the first look instead (it finds the socket by walking
+            // every unix socket on the machine) took 1000 sessions redrawing a frame a second
+            // 5.2% of a core, reading the queue then 4.0% (`BASE=` bench/scale.sh redraw 1000).
             pane.take_pending(os, now);
             Verdict::Deferred { queued: 0 }
         }) else {
