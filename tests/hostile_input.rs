@@ -608,7 +608,7 @@ fn check_screen(t: &Terminal, cols: u32, rows: u32, overhang: &mut bool) {
     }
     let g = &s.grid;
     assert_eq!(
-        g.rows().len() as u32,
+        g.frozen_lines() + g.rows().len() as u32,
         g.hsize + g.sy,
         "grid rows != hsize + sy"
     );
@@ -743,7 +743,7 @@ const GRID_BUFFERS: usize = 8 * KIB;
 /// vector keeps.
 fn check_grid_rows(g: &Grid, max_cols: u32, rows_hwm: usize, what: &str) {
     let mut rows_heap = 0;
-    for (y, row) in g.rows().iter().enumerate() {
+    for (y, row) in g.all_lines().enumerate() {
         let stored = row.stored_len();
         // On a one-column screen a wide character is written past the edge, as tmux does (its
         // unsigned `sx - width` wraps), and a reflow counts padding cells as no width, so a row
@@ -791,10 +791,12 @@ fn check_memory(t: &Terminal, w: &mut Watch, deep: bool) {
     let s = t.screen();
     let saved = s.saved_grid();
     let full = (w.hlimit + w.max_rows) as usize + 1;
-    w.grid_rows_hwm = w.grid_rows_hwm.max(s.grid.rows().len()).max(full);
-    w.saved_rows_hwm = w.saved_rows_hwm.max(saved.map_or(0, |g| g.rows().len()));
+    w.grid_rows_hwm = w.grid_rows_hwm.max(s.grid.total() as usize).max(full);
+    w.saved_rows_hwm = w
+        .saved_rows_hwm
+        .max(saved.map_or(0, |g| g.total() as usize));
     let row_room = 2 * (w.grid_rows_hwm + w.saved_rows_hwm + w.max_rows as usize) + 16;
-    let rows_now = s.grid.rows().len() + saved.map_or(0, |g| g.rows().len());
+    let rows_now = (s.grid.total() + saved.map_or(0, Grid::total)) as usize;
     let grid_allow = row_room * std::mem::size_of::<Row>()
         + rows_now * expanded_row_allowance(w.max_cols)
         + 2 * GRID_BUFFERS;
@@ -821,7 +823,7 @@ fn check_memory(t: &Terminal, w: &mut Watch, deep: bool) {
         // Past its capacity the table may only hold graphemes that cells still use.
         let mut interned = 0;
         for g in std::iter::once(&s.grid).chain(saved) {
-            for row in g.rows() {
+            for row in g.all_lines() {
                 row.for_each(|c| interned += usize::from(c.is_interned()));
             }
         }
@@ -919,7 +921,7 @@ fn chunk_allowance(t: &Terminal) -> usize {
     let s = t.screen();
     let rows: usize = std::iter::once(&s.grid)
         .chain(s.saved_grid())
-        .flat_map(|g| g.rows())
+        .flat_map(Grid::all_lines)
         .map(|r| packed_row_allowance(r.stored_len()) + 8)
         .sum();
     let graphemes: usize = (0..s.graphemes.len() as u32)
@@ -982,7 +984,7 @@ impl Subject {
                 // Leaving the alternate screen within this read reflows the primary screen to
                 // the width it was entered at and back: each row may split into as many rows
                 // as it has cells, for a moment.
-                let rows = t.screen().grid.rows().len();
+                let rows = t.screen().grid.total() as usize;
                 w.grid_rows_hwm = w.grid_rows_hwm.max(rows * (2 * w.max_cols as usize + 3));
             }
             let hsize_before = t.history_size();
@@ -2063,7 +2065,7 @@ fn taller_resize_keeps_one_row_per_line() {
     t.resize(10, 6);
     let g = &t.screen().grid;
     assert_eq!(
-        g.rows().len() as u32,
+        g.frozen_lines() + g.rows().len() as u32,
         g.hsize + g.sy,
         "rows kept for lines pulled back"
     );

@@ -80,9 +80,8 @@ pub fn capture(
         opts,
         cells: Vec::new(),
     };
-    for y in top..=bottom {
-        let row = grid.row(y as u32);
-        writer.line(row, sx, &mut out);
+    for row in grid.lines(top as u32..bottom as u32 + 1) {
+        writer.line(&row, sx, &mut out);
         if !opts.join || !row.wrapped {
             out.push(b'\n');
         }

@@ -22,17 +22,20 @@
 //! place for the chunk, ignores the change (a `feed` is dropped) and its readers see blank rows.
 //!
 //! Chunk format (counts are LEB128 varints): the grid's rows, oldest history line first (their
-//! number is not stored: the grid keeps `hsize` and `sy` while frozen); the saved grid's rows if
-//! the alternate screen is on; the palette; the grapheme table; the tab stops. Rows are written
-//! as described in `row.rs` (a blank row is one byte, a row with cells its flags and its packed
-//! bytes), the tables in `cell.rs` and `screen.rs`. The chunk means something only to the
+//! number is not stored: the grid keeps `hsize` and `sy` while frozen), after the length in
+//! bytes (8 bytes, little endian) of its history lines but the newest, which a thaw leaves
+//! frozen in what it keeps of the chunk (`frozen_lines.rs`); the saved grid's rows, the same
+//! way, if the alternate screen is on; the palette; the grapheme table; the tab stops. Rows are
+//! written as described in `row.rs` (a blank row is one byte, a row with cells its flags and its
+//! packed bytes), the tables in `cell.rs` and `screen.rs`. The chunk means something only to the
 //! terminal that made it (cells index its palette), so it has no header or version.
 //!
 //! Measured with `examples/screen_memory.rs` (BENCHMARKS.md, "Memory of a screen"): the median
 //! 220x80 agent screens with history go from 12,716 to 5,917 bytes (Claude Code) and from 6,865
 //! to 2,246 (Gemini CLI); the largest, mostly history that was packed already, from 30,974 to
-//! 20,261. Freezing it takes about 4 us and thawing 9 us (thawing allocates each row with cells);
-//! the median screens 1 to 3 us.
+//! 20,269. Freezing it takes about 1.5 us and thawing 3 us, the median screens 1 to 2.3 us; a
+//! full 2,000-line history 3.6 and 4.2 us, because a thaw leaves the history lines frozen
+//! (`frozen_lines.rs`): 42.5 and 98.3 us when it gave every line a row.
 
 use super::screen::Screen;
 use super::Terminal;
@@ -122,7 +125,7 @@ impl Terminal {
         match std::mem::take(&mut self.storage) {
             Storage::Hot => true,
             Storage::Frozen(chunk) => {
-                self.screen.thaw(&chunk);
+                self.screen.thaw(chunk);
                 self.set_storage(Storage::Hot);
                 true
             }
@@ -166,7 +169,7 @@ impl Terminal {
     fn decode(&self) -> Screen {
         let mut copy = self.screen.clone();
         match &self.storage {
-            Storage::Frozen(chunk) => copy.thaw(chunk),
+            Storage::Frozen(chunk) => copy.thaw(chunk.clone()),
             _ => {
                 debug_assert!(!self.is_cold(), "the rows of a cold terminal were read");
                 copy.thaw_blank();
@@ -187,6 +190,7 @@ impl Terminal {
 mod tests {
     use super::*;
     use crate::term::grid::Grid;
+    use crate::term::row::Row;
     use crate::term::{CaptureOptions, LineSpec};
 
     /// A terminal with something of everything freezing must keep: history, wrapped lines,
@@ -228,9 +232,13 @@ mod tests {
         assert_eq!(ga.len(), gb.len());
         for (x, y) in ga.iter().zip(&gb) {
             assert_eq!((x.hsize, x.sy, x.sx), (y.hsize, y.sy, y.sx));
-            assert_eq!(x.rows().len(), y.rows().len());
-            for (i, (r, s)) in x.rows().iter().zip(y.rows()).enumerate() {
-                let cells = |row: &crate::term::row::Row| {
+            fn lines(g: &Grid) -> Vec<Cow<'_, Row>> {
+                g.all_lines().collect()
+            }
+            let (lx, ly) = (lines(x), lines(y));
+            assert_eq!(lx.len(), ly.len());
+            for (i, (r, s)) in lx.iter().zip(&ly).enumerate() {
+                let cells = |row: &Row| {
                     let mut v = Vec::new();
                     row.read_into(&mut v);
                     while v.last() == Some(&crate::term::cell::Cell::BLANK) {
@@ -262,7 +270,8 @@ mod tests {
         let s = t.screen();
         assert!(t.alternate_on() && t.history_size() > 50);
         assert!(s.palette.len() > 64 && !s.graphemes.is_empty());
-        let rows = s.grid.rows().iter().chain(s.saved_grid().unwrap().rows());
+        let saved = s.saved_grid().unwrap();
+        let rows = s.grid.all_lines().chain(saved.all_lines());
         let odd = rows.filter(|r| ![0, 8, 16, 33].contains(&r.size)).count();
         assert!(odd > 0, "no row with a size the size codes miss");
         assert!(!s.grid.view_row(t.cursor().1).is_packed());
@@ -274,7 +283,7 @@ mod tests {
         let twin = t.clone();
         t.freeze();
         assert!(t.is_frozen() && !t.is_cold());
-        assert_eq!(t.screen.grid.rows().len(), 0);
+        assert_eq!(t.screen.grid.heap_bytes(), 0);
         assert_same_cells(t.screen(), twin.screen());
         t.thaw();
         assert!(!t.is_frozen());
@@ -364,6 +373,52 @@ mod tests {
         }
     }
 
+    /// A thaw leaves the history lines but the newest frozen: every change and reader must
+    /// find them as if they had been thawed, with the history at its limit, across freezes.
+    #[test]
+    fn history_left_frozen_by_a_thaw_acts_as_thawed() {
+        type Change = fn(&mut Terminal);
+        let changes: [Change; 11] = [
+            |t| t.feed(b"\x1b[?1049l"),
+            |t| (0..30).for_each(|i| t.feed(format!("more {i}\r\n").as_bytes())),
+            |t| t.feed(b"\x1b[H\x1b[2K"),
+            |t| t.feed(b"\x1b[2;5r\x1b[2H\x1b[L\x1b[M\x1b[r"),
+            |t| t.feed(b"\x1b[1;4r\x1b[4H\n\n\x1b[r"),
+            |t| t.feed(b"\x1b[2J"),
+            |t| (0..600).for_each(|i| t.feed(format!("\x1b[38;2;{i};1;1mX").as_bytes())),
+            |t| t.resize(25, 9),
+            |t| t.resize(60, 4),
+            |t| t.feed(b"\x1b[?1049hx\x1b[?1049l"),
+            Terminal::clear_history,
+        ];
+        let mut t = busy_terminal();
+        let mut twin = t.clone();
+        for (i, change) in changes.iter().enumerate() {
+            t.freeze();
+            for term in [&mut t, &mut twin] {
+                change(term);
+                change(term);
+            }
+            assert_same_cells(t.screen(), twin.screen());
+            assert_eq!(capture(&t, true), capture(&twin, true), "change {i}");
+            assert_eq!(t.history_bytes(), twin.history_bytes(), "change {i}");
+        }
+    }
+
+    #[test]
+    fn a_thawed_screen_keeps_its_old_history_in_less_memory() {
+        let mut t = Terminal::new(220, 80, 2000);
+        (0..2100).for_each(|i| t.feed(format!("\x1b[3{}mline {i}\r\n", i % 8).as_bytes()));
+        let mut twin = t.clone();
+        t.freeze();
+        for term in [&mut t, &mut twin] {
+            term.feed(b"new\r\n");
+        }
+        let (kept, hot) = (t.screen.grid.heap_bytes(), twin.screen.grid.heap_bytes());
+        assert!(kept < hot / 2, "{kept} vs {hot}");
+        assert!(capture(&t, true) == capture(&twin, true));
+    }
+
     #[test]
     fn changes_that_leave_rows_alone_keep_the_terminal_frozen() {
         let mut t = busy_terminal();
@@ -429,7 +484,8 @@ mod tests {
     fn a_blank_screen_freezes_into_a_byte_a_row() {
         let mut t = Terminal::new(220, 80, 2000);
         t.freeze();
-        // 80 rows, then empty palette and grapheme table and the default tab stops.
-        assert_eq!(t.frozen_bytes(), 80 + 3);
+        // The length of the history lines a thaw leaves frozen (none), 80 rows, then empty
+        // palette and grapheme table and the default tab stops.
+        assert_eq!(t.frozen_bytes(), 8 + 80 + 3);
     }
 }

@@ -11,17 +11,30 @@
 //! can ask to clear a "negative" number of lines, which tmux's range checks then turn into
 //! doing nothing but clearing a wrap flag); such spots use explicit wrapping operations.
 //!
-//! Invariants: `rows.len() == hsize + sy`, except while the terminal is frozen, when the rows
-//! live in the terminal's chunk and `rows` is empty (the counts still describe them);
+//! A hot grid may keep its oldest history lines frozen (`frozen`, see `frozen_lines.rs`):
+//! `rows[0]` is then line `frozen.lines()`. Row accessors take absolute line numbers and
+//! translate; an operation that would change a frozen line turns the lines into rows first.
+//!
+//! Invariants: `frozen.lines() + rows.len() == hsize + sy`, except while the terminal is
+//! frozen, when the rows live in the terminal's chunk, `rows` is empty and no lines are kept
+//! frozen here (the counts still describe them); frozen lines are history lines but never the
+//! newest one (clearing the line under it may change its wrap flag), so `frozen.lines() == 0`
+//! or `frozen.lines() < hsize`;
 //! `hscrolled <= hsize`; a row never stores cells past its `size`. Background colours arrive
 //! as palette indices of an erase style (0 = default).
 
 use super::cell::{Cell, StyleId};
+use super::frozen_lines::FrozenLines;
 use super::row::Row;
+use std::borrow::Cow;
+use std::ops::Range;
 
 #[derive(Clone, Debug)]
 pub struct Grid {
+    /// The lines from `frozen.lines()` on.
     rows: Vec<Row>,
+    /// The oldest history lines, still in their frozen form.
+    frozen: FrozenLines,
     pub sx: u32,
     pub sy: u32,
     pub hsize: u32,
@@ -41,6 +54,7 @@ impl Grid {
     pub fn new(sx: u32, sy: u32, hlimit: u32) -> Grid {
         Grid {
             rows: (0..sy).map(|_| Row::new()).collect(),
+            frozen: FrozenLines::default(),
             sx,
             sy,
             hsize: 0,
@@ -52,22 +66,75 @@ impl Grid {
         }
     }
 
+    /// Every line as a row, oldest first: frozen history lines are turned into rows first.
+    pub fn rows_mut(&mut self) -> &mut [Row] {
+        self.thaw_history();
+        &mut self.rows
+    }
+
+    /// The lines in `range` (absolute), frozen history lines decoded.
+    pub fn lines(&self, range: Range<u32>) -> impl Iterator<Item = Cow<'_, Row>> {
+        let frozen = self.frozen.lines();
+        let hot = range.start.max(frozen)..range.end.max(frozen);
+        let decoded = self
+            .frozen
+            .rows_from(range.start, self.sx)
+            .take(range.end.min(frozen).saturating_sub(range.start) as usize);
+        let hot = &self.rows[(hot.start - frozen) as usize..(hot.end - frozen) as usize];
+        decoded.map(Cow::Owned).chain(hot.iter().map(Cow::Borrowed))
+    }
+
+    /// Every line, oldest first, frozen history lines decoded.
+    pub fn all_lines(&self) -> impl Iterator<Item = Cow<'_, Row>> {
+        self.lines(0..self.total())
+    }
+
+    /// The history lines kept frozen (the first line held as a row is this one).
+    pub fn frozen_lines(&self) -> u32 {
+        self.frozen.lines()
+    }
+
+    /// The lines held as rows: from [`Grid::frozen_lines`] on.
     pub fn rows(&self) -> &[Row] {
         &self.rows
     }
 
-    pub fn rows_mut(&mut self) -> &mut [Row] {
-        &mut self.rows
+    /// Index in `rows` of absolute line `y` (a line that is not frozen).
+    #[inline]
+    fn hot(&self, y: u32) -> usize {
+        debug_assert!(y >= self.frozen.lines(), "line {y} is frozen");
+        y.wrapping_sub(self.frozen.lines()) as usize
     }
 
+    /// A line that is not frozen (a frozen line reads blank: readers of history go through
+    /// [`Grid::lines`]).
     #[inline]
     pub fn row(&self, y: u32) -> &Row {
-        &self.rows[y as usize]
+        static BLANK: std::sync::OnceLock<Row> = std::sync::OnceLock::new();
+        self.rows
+            .get(self.hot(y))
+            .unwrap_or_else(|| BLANK.get_or_init(Row::new))
     }
 
     #[inline]
     pub fn row_mut(&mut self, y: u32) -> &mut Row {
-        &mut self.rows[y as usize]
+        if y < self.frozen.lines() {
+            self.thaw_history();
+        }
+        let i = self.hot(y);
+        &mut self.rows[i]
+    }
+
+    /// Turns the frozen history lines into rows.
+    pub fn thaw_history(&mut self) {
+        if self.frozen.lines() == 0 {
+            return;
+        }
+        let frozen = std::mem::take(&mut self.frozen);
+        let mut rows = Vec::with_capacity(frozen.lines() as usize + self.rows.capacity());
+        rows.extend(frozen.rows_from(0, self.sx));
+        rows.append(&mut self.rows);
+        self.rows = rows;
     }
 
     #[inline]
@@ -238,7 +305,10 @@ impl Grid {
         if dy != 0 {
             self.row_mut(dy - 1).wrapped = false;
         }
-        let (py_, dy_, ny_) = (py as usize, dy as usize, ny as usize);
+        if py.min(dy) < self.frozen.lines() {
+            self.thaw_history();
+        }
+        let (py_, dy_, ny_) = (self.hot(py), self.hot(dy), ny as usize);
         if dy < py {
             self.rows[dy_..py_ + ny_].rotate_left(py_ - dy_);
         } else {
@@ -285,7 +355,9 @@ impl Grid {
             return;
         }
         let ny = (self.hlimit / 10).max(1).min(self.hsize);
-        self.rows.drain(..ny as usize);
+        let from_frozen = ny.min(self.frozen.lines());
+        self.frozen.drop_oldest(from_frozen);
+        self.rows.drain(..(ny - from_frozen) as usize);
         self.hsize -= ny;
         self.hscrolled = self.hscrolled.min(self.hsize);
         self.unpacked_history = self.unpacked_history.min(self.hsize);
@@ -303,9 +375,9 @@ impl Grid {
 
     /// Scrolls a region up, moving its top line into the history.
     fn scroll_history_region(&mut self, upper: u32, lower: u32, bg: StyleId) {
-        let line = self.rows.remove(upper as usize);
-        self.rows.insert(self.hsize as usize, line);
-        self.rows.insert(lower as usize + 1, Row::new());
+        let line = self.rows.remove(self.hot(upper));
+        self.rows.insert(self.hot(self.hsize), line);
+        self.rows.insert(self.hot(lower) + 1, Row::new());
         self.hscrolled += 1;
         self.hsize += 1;
         self.unpacked_history += 1;
@@ -313,7 +385,8 @@ impl Grid {
     }
 
     pub fn clear_history(&mut self) {
-        self.rows.drain(..self.hsize as usize);
+        self.rows.drain(..self.hot(self.hsize));
+        self.frozen = FrozenLines::default();
         self.hscrolled = 0;
         self.hsize = 0;
         self.unpacked_history = 0;
@@ -325,6 +398,7 @@ impl Grid {
         if ny > self.hsize {
             return;
         }
+        self.thaw_history();
         let end = self.total() as usize;
         self.rows.truncate(end - ny as usize);
         self.hsize -= ny;
@@ -332,6 +406,7 @@ impl Grid {
 
     /// Resizes the row array to `hsize + sy` rows for a new height (rows added are empty).
     pub fn set_line_count(&mut self, n: u32) {
+        self.thaw_history();
         self.rows.resize_with(n as usize, Row::new);
     }
 
@@ -432,6 +507,7 @@ impl Grid {
     /// Rewraps every line for a new width `sx` (already stored in `self.sx`), joining wrapped
     /// lines and splitting long ones exactly as tmux does.
     pub fn reflow(&mut self, sx: u32) {
+        self.thaw_history();
         let mut src = Reflow {
             rows: std::mem::take(&mut self.rows),
             dead: Vec::new(),
@@ -522,10 +598,11 @@ impl Grid {
     /// Packs every row except `keep` (an absolute index), limiting the work to the visible rows
     /// and the history rows scrolled in since the last pack.
     pub fn pack_rows(&mut self, keep: Option<u32>) {
-        let first = self.hsize - self.unpacked_history.min(self.hsize);
+        let first = (self.hsize - self.unpacked_history.min(self.hsize)).max(self.frozen.lines());
         for y in first..self.total() {
             if Some(y) != keep {
-                self.rows[y as usize].pack(&mut self.scratch);
+                let i = self.hot(y);
+                self.rows[i].pack(&mut self.scratch);
             }
         }
         self.unpacked_history = 0;
@@ -535,25 +612,57 @@ impl Grid {
 
     /// Appends every row's frozen form to `out` (history first) and lets go of the rows and
     /// working space: the grid is then frozen, its counts kept, its row vector empty.
+    ///
+    /// The history lines but the newest come first, after their length in bytes (8 bytes,
+    /// little endian), so that [`Grid::thaw`] can leave them frozen; lines still frozen here
+    /// are copied as they are.
     pub fn freeze_into(&mut self, out: &mut Vec<u8>, scratch: &mut Vec<u8>) {
-        for row in &self.rows {
+        let length_at = out.len();
+        out.extend_from_slice(&[0; 8]);
+        out.extend_from_slice(self.frozen.bytes());
+        let old_history = self.hot(self.hsize.saturating_sub(1));
+        for (i, row) in self.rows.iter().enumerate() {
+            if i == old_history {
+                let length = (out.len() - length_at - 8) as u64;
+                out[length_at..length_at + 8].copy_from_slice(&length.to_le_bytes());
+            }
             row.freeze_into(self.sx, out, scratch);
         }
         self.rows = Vec::new();
+        self.frozen = FrozenLines::default();
         self.scratch = Vec::new();
         self.unpacked_history = 0;
     }
 
-    /// Reads back the rows [`Grid::freeze_into`] wrote at `at` in `chunk`, all packed.
-    pub fn thaw(&mut self, chunk: &[u8], at: &mut usize) {
+    /// About how many bytes [`Grid::freeze_into`] appends.
+    pub fn frozen_len_hint(&self) -> usize {
+        8 + self.frozen.bytes().len() + self.rows.iter().map(Row::frozen_len_hint).sum::<usize>()
+    }
+
+    /// Reads back what [`Grid::freeze_into`] wrote at `at` in `chunk`: the rows (packed), but
+    /// not the history lines before the newest, whose place in `chunk` is returned for
+    /// [`Grid::keep_frozen`].
+    pub fn thaw(&mut self, chunk: &[u8], at: &mut usize) -> Range<usize> {
+        let length = chunk[*at..*at + 8]
+            .try_into()
+            .map_or(0, |b: [u8; 8]| u64::from_le_bytes(b) as usize);
+        let history = *at + 8..*at + 8 + length;
+        *at = history.end;
         let (sx, total) = (self.sx, self.total());
+        let first = self.hsize.saturating_sub(1);
         // Room for a screenful of scrolling (as much as the history can still grow): a screen
         // thawed for its next output would otherwise double its row vector at the first line
         // scrolled off (7 KB more on the Claude Code trace's final screen).
         let room = self.sy.min((self.hlimit + self.sy).saturating_sub(total));
-        self.rows = Vec::with_capacity((total + room) as usize);
+        self.rows = Vec::with_capacity((total - first + room) as usize);
         self.rows
-            .extend((0..total).map(|_| Row::thaw(chunk, at, sx)));
+            .extend((first..total).map(|_| Row::thaw(chunk, at, sx)));
+        history
+    }
+
+    /// Keeps the history lines [`Grid::thaw`] left in `chunk` at `history` frozen.
+    pub fn keep_frozen(&mut self, chunk: Box<[u8]>, history: Range<usize>) {
+        self.frozen = FrozenLines::adopt(chunk, history, self.hsize.saturating_sub(1));
     }
 
     /// Gives a frozen grid blank rows (what is read from a screen whose chunk is elsewhere).
@@ -562,7 +671,8 @@ impl Grid {
     }
 
     pub fn heap_bytes(&self) -> usize {
-        self.rows.capacity() * std::mem::size_of::<Row>()
+        self.frozen.heap_bytes()
+            + self.rows.capacity() * std::mem::size_of::<Row>()
             + self.rows.iter().map(Row::heap_bytes).sum::<usize>()
             + self.scratch.capacity()
     }

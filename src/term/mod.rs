@@ -19,6 +19,7 @@
 pub mod capture;
 pub mod cell;
 mod freeze;
+mod frozen_lines;
 pub mod grid;
 pub mod parser;
 pub mod row;
@@ -208,8 +209,7 @@ impl Terminal {
     /// counted. A frozen terminal is read through a copy that is not kept.
     pub fn history_bytes(&self) -> usize {
         let s = self.view();
-        let rows = &s.grid.rows()[..s.grid.total() as usize];
-        rows.iter().map(|r| r.size as usize * 5 + 32).sum()
+        s.grid.all_lines().map(|r| r.size as usize * 5 + 32).sum()
     }
 
     /// The character under the cursor, as `#{cursor_character}` shows it.

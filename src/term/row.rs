@@ -89,6 +89,31 @@ const OP_RAW: u8 = 2;
 /// than becoming a repeat op (1 + varint + 6 bytes).
 const MIN_ASCII_REPEAT: usize = 9;
 
+/// The flags and counts in front of a frozen row's packed bytes.
+struct FrozenHead {
+    flags: u8,
+    size: usize,
+    /// `None` when `used` is the stored cell count (read from the packed bytes).
+    used: Option<usize>,
+}
+
+impl FrozenHead {
+    fn read(bytes: &[u8], at: &mut usize, sx: u32) -> FrozenHead {
+        let flags = bytes[*at];
+        *at += 1;
+        let size = match SIZE_CODES.get(((flags >> SIZE_SHIFT) & SIZE_MASK) as usize) {
+            Some(f) => f(sx),
+            None => get_varint(bytes, at),
+        };
+        let used = match (flags >> USED_SHIFT) & USED_MASK {
+            USED_CELLS => None,
+            USED_SIZE => Some(size),
+            _ => Some(get_varint(bytes, at)),
+        };
+        FrozenHead { flags, size, used }
+    }
+}
+
 impl Row {
     pub fn new() -> Row {
         Row {
@@ -267,6 +292,12 @@ impl Row {
         }
     }
 
+    /// About how many bytes [`Row::freeze_into`] appends (exactly, for a packed row with usual
+    /// counts; a row being written may pack to more or fewer).
+    pub fn frozen_len_hint(&self) -> usize {
+        1 + self.packed.len()
+    }
+
     /// Appends the row's frozen form to `out` (described beside `FROZEN_WRAPPED`); `sx` is the
     /// width of the grid holding the row, against which `size` is encoded. The row is unchanged.
     pub fn freeze_into(&self, sx: u32, out: &mut Vec<u8>, scratch: &mut Vec<u8>) {
@@ -305,31 +336,29 @@ impl Row {
 
     /// Reads a row written by [`Row::freeze_into`] from `bytes` at `at` (packed, as written).
     pub fn thaw(bytes: &[u8], at: &mut usize, sx: u32) -> Row {
-        let flags = bytes[*at];
-        *at += 1;
-        let size = match SIZE_CODES.get(((flags >> SIZE_SHIFT) & SIZE_MASK) as usize) {
-            Some(f) => f(sx),
-            None => get_varint(bytes, at),
-        };
-        let used = match (flags >> USED_SHIFT) & USED_MASK {
-            USED_CELLS => None,
-            USED_SIZE => Some(size),
-            _ => Some(get_varint(bytes, at)),
-        };
-        let packed: Box<[u8]> = if flags & FROZEN_CELLS != 0 {
+        let head = FrozenHead::read(bytes, at, sx);
+        let packed: Box<[u8]> = if head.flags & FROZEN_CELLS != 0 {
             let start = *at;
             *at += packed_extent(&bytes[start..]);
             bytes[start..*at].into()
         } else {
             Box::new([])
         };
-        let used = used.unwrap_or_else(|| packed_len(&packed));
+        let used = head.used.unwrap_or_else(|| packed_len(&packed));
         Row {
             packed,
             expanded: None,
             used: used as u16,
-            size: size as u16,
-            wrapped: flags & FROZEN_WRAPPED != 0,
+            size: head.size as u16,
+            wrapped: head.flags & FROZEN_WRAPPED != 0,
+        }
+    }
+
+    /// Moves `at` past a row written by [`Row::freeze_into`] without reading its cells.
+    pub fn skip_frozen(bytes: &[u8], at: &mut usize) {
+        let head = FrozenHead::read(bytes, at, 0);
+        if head.flags & FROZEN_CELLS != 0 {
+            *at += packed_extent(&bytes[*at..]);
         }
     }
 

@@ -235,7 +235,7 @@ impl Screen {
         let mut used_styles = vec![false; self.palette.len()];
         let mut used_graphemes = vec![false; self.graphemes.len()];
         self.for_each_grid(|g| {
-            for row in g.rows() {
+            for row in g.rows_mut().iter() {
                 row.for_each(|c| {
                     used_styles[c.style() as usize] = true;
                     if c.is_interned() {
@@ -922,6 +922,8 @@ impl Screen {
     /// Resizes, reflowing wrapped lines when `reflow` (tmux reflows unless the alternate
     /// screen is on).
     pub fn resize(&mut self, sx: u32, sy: u32, reflow: bool) {
+        // Lines move in and out of history and are rewrapped: all of them are needed as rows.
+        self.grid.thaw_history();
         let (sx, sy) = (sx.clamp(1, u16::MAX as u32), sy.max(1));
         let mut cx = self.cx;
         let mut cy = self.grid.hsize + self.cy;
@@ -1002,7 +1004,12 @@ impl Screen {
     /// default stops, then the words in little endian). What stays is what readers of a frozen
     /// terminal need without thawing it: sizes, cursor, modes, titles.
     pub fn freeze(&mut self) -> Box<[u8]> {
-        let mut out = Vec::new();
+        // Sized up front: grown by doubling, a screen with a long history was copied about
+        // twice over and its buffers faulted in afresh each time (`perf`, dump workload).
+        let mut grids = 0;
+        self.for_each_grid(|g| grids += g.frozen_len_hint());
+        let tables = 16 * self.palette.len() + 8 * self.tabs.len();
+        let mut out = Vec::with_capacity(grids + tables);
         let mut scratch = Vec::new();
         self.for_each_grid(|g| g.freeze_into(&mut out, &mut scratch));
         self.palette.freeze_into(&mut out);
@@ -1017,13 +1024,18 @@ impl Screen {
         out.into_boxed_slice()
     }
 
-    /// Restores a frozen screen from the chunk [`Screen::freeze`] made of it.
-    pub fn thaw(&mut self, chunk: &[u8]) {
+    /// Restores a frozen screen from the chunk [`Screen::freeze`] made of it; the oldest
+    /// history lines stay frozen, in what is kept of the chunk (see `frozen_lines.rs`).
+    pub fn thaw(&mut self, chunk: Box<[u8]>) {
         let mut at = 0;
-        self.for_each_grid(|g| g.thaw(chunk, &mut at));
-        self.palette.thaw(chunk, &mut at);
-        self.graphemes.thaw(chunk, &mut at);
-        self.thaw_tabs(chunk, &mut at);
+        let history = self.grid.thaw(&chunk, &mut at);
+        if let Some(saved) = &mut self.saved {
+            saved.thaw(&chunk, &mut at);
+        }
+        self.palette.thaw(&chunk, &mut at);
+        self.graphemes.thaw(&chunk, &mut at);
+        self.thaw_tabs(&chunk, &mut at);
+        self.grid.keep_frozen(chunk, history);
     }
 
     /// Gives a frozen screen blank rows and default tables, for reading a terminal whose chunk

@@ -94,7 +94,7 @@ pub fn seen(t: &Terminal) -> String {
     }
     let s = t.screen();
     for grid in std::iter::once(&s.grid).chain(s.saved_grid()) {
-        for row in grid.rows() {
+        for row in grid.all_lines() {
             out += &format!("{} {} {}\n", row.used, row.size, row.wrapped);
         }
     }
