@@ -223,6 +223,35 @@ fn a_flood_of_output_is_read_completely() {
     assert!(peak_kb < 64 * 1024, "server peak memory {peak_kb} kB");
 }
 
+/// A program may run 1 MiB ahead of the server (2 MiB once the kernel doubles it for its
+/// bookkeeping), as far as `net.core.wmem_max` allows, rather than the kernel's default.
+#[test]
+fn a_program_may_write_far_ahead_of_the_server() {
+    let zp = Zp::new("ahead");
+    // Through libc: the shim tells Python's socket module that a terminal is not a socket.
+    let ask = "import ctypes, socket; v = ctypes.c_int(); n = ctypes.c_uint(4); \
+               ctypes.CDLL(None).getsockopt(1, socket.SOL_SOCKET, socket.SO_SNDBUF, \
+               ctypes.byref(v), ctypes.byref(n)); print('sndbuf', v.value, 'end')";
+    zp.ok(&[
+        "new-session",
+        "-d",
+        "-s",
+        "w",
+        &format!("python3 -c \"{ask}\"; sleep 100"),
+    ]);
+    let screen = zp.wait_screen("w", |s| s.contains(" end"));
+    let wmem_max: usize = std::fs::read_to_string("/proc/sys/net/core/wmem_max")
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let want = 2 * wmem_max.min(1 << 20);
+    assert!(
+        screen.contains(&format!("sndbuf {want} end")),
+        "{screen:?}, want {want}"
+    );
+}
+
 #[test]
 fn a_program_that_never_reads_blocks_nobody() {
     let zp = Zp::new("noread");

@@ -57,10 +57,11 @@ pub const PAUSE_MS: u64 = 10;
 /// close together share a wakeup (they are due at multiples of this).
 pub const PROBE_MS: u64 = 5;
 
-/// Fewer bytes than this queued cannot be filling the program's side: a socket of the default
-/// size (212,992 bytes) is charged 766 bytes a write whatever its length (278 writes of 1, 5
-/// or 50 bytes filled one here), so half of it takes 139 writes and as many bytes at least,
-/// and a PTY fills by bytes. Below it a pane is neither read when it reports output nor asked
+/// Fewer bytes than this queued cannot be filling the program's side: a socket is charged 766
+/// bytes a write whatever its length (278 writes of 1, 5 or 50 bytes filled one of the
+/// kernel's default 212,992 bytes here; the host asks for more, see `PROGRAM_SEND_BUFFER` in
+/// `sys/host_os.rs`), so half of even the default takes 139 writes and as many bytes at
+/// least, and a PTY fills by bytes. Below it a pane is neither read when it reports output nor asked
 /// about: Claude Code's spinner frames are 44 to 116 bytes (the middle half of
 /// `claude-a.cast`'s writes) and wait for the boundary together; asking the kernel about each
 /// was an eighth of the server's CPU under 400 agent replays.

@@ -43,6 +43,15 @@ pub const TOKEN_PIPE: u64 = 5 << 56;
 /// Marks the slot of a pseudo-terminal (state file offsets never come near it).
 pub const PTY_SLOT: u64 = 1 << 63;
 
+/// The send buffer asked for on a program's end of its socket terminal: how far the program
+/// may write ahead of the server before a write blocks. The kernel's default (212,992 bytes
+/// here, and each write is charged at least 766 of them whatever its length) held up a program
+/// writing 5.4 MB for 15 to 18 ms; with this (doubled by the kernel to 2 MiB, when
+/// `net.core.wmem_max` allows; 416 KiB at the kernel's default cap) 4 ms, and 6 ms at the
+/// default cap (`BASE= ROUNDS=5 bench/scale.sh bulk`). The memory is the kernel's, taken only
+/// while output waits to be read.
+const PROGRAM_SEND_BUFFER: usize = 1 << 20;
+
 struct Terminal {
     fd: OwnedFd,
     pid: i32,
@@ -115,6 +124,7 @@ impl HostOs {
     fn spawn_socket(&mut self, req: &SpawnRequest, io: IoId) -> io::Result<(Terminal, Spawned)> {
         let (ours, theirs) = super::socket::socketpair()?;
         set_nonblocking(ours.as_raw_fd(), true)?;
+        super::socket::set_send_buffer(&theirs, PROGRAM_SEND_BUFFER)?;
         let (dev, ino) = fd::identity(&theirs)?;
         let slot_index = self.free_slots.pop().unwrap_or_else(|| {
             self.next_slot += 1;

@@ -186,6 +186,23 @@ pub fn socketpair() -> io::Result<(OwnedFd, OwnedFd)> {
     Ok(unsafe { (owned(fds[0]), owned(fds[1])) })
 }
 
+/// Asks for a send buffer of `bytes` on a socket; the kernel caps the request at
+/// `net.core.wmem_max` and doubles it for its own bookkeeping.
+pub fn set_send_buffer(fd: &OwnedFd, bytes: usize) -> io::Result<()> {
+    let value = libc::c_int::try_from(bytes).unwrap_or(libc::c_int::MAX);
+    // SAFETY: value outlives the call and its size is given.
+    cvt(unsafe {
+        libc::setsockopt(
+            fd.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_SNDBUF,
+            (&value as *const libc::c_int).cast(),
+            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+        )
+    })?;
+    Ok(())
+}
+
 fn lock_file(path: &Path) -> io::Result<OwnedFd> {
     use std::os::unix::fs::OpenOptionsExt;
     let file = std::fs::OpenOptions::new()
