@@ -6,8 +6,10 @@
 #   seq     seq 1 200000: a line per write under a line-buffered terminal
 #   python  Python's print(i, flush=True) 100,000 times: a write per 6-byte line
 #   cat     cat of the 5.4 MB coloured log (examples/gen_colour_log): large writes
+#   prompt  a prompt, 50 ms of quiet, then seq 1 200000 (timed): a program that floods its
+#           terminal right after a little output, as a command run from a shell does
 #
-#     bench/line_writer.sh [seq|python|cat ...]     # default: all three
+#     bench/line_writer.sh [seq|python|cat|prompt ...]     # default: all four
 #
 # Needs tmux, python3, and zeropty built (cargo build --release --bins --examples).
 set -euo pipefail
@@ -21,7 +23,7 @@ trap 'tmux -L lw kill-server 2>/dev/null; "$bin" -L lw kill-server 2>/dev/null; 
 
 writer() { # KIND: the command that writes
 	case $1 in
-	seq) echo "seq 1 200000" ;;
+	seq | prompt) echo "seq 1 200000" ;;
 	python) echo "python3 -c 'for i in range(100000): print(i, flush=True)'" ;;
 	cat) echo "cat $work/colour.log" ;;
 	esac
@@ -31,7 +33,9 @@ writer() { # KIND: the command that writes
 run() {
 	local out=$work/took cmd
 	rm -f "$out"
-	cmd="s=\$(date +%s%N); $(writer "$2"); e=\$(date +%s%N); echo \$(((e - s) / 1000000)) >$out; exec sleep 100"
+	cmd=""
+	[ "$2" = prompt ] && cmd="printf '\$ '; sleep 0.05; "
+	cmd+="s=\$(date +%s%N); $(writer "$2"); e=\$(date +%s%N); echo \$(((e - s) / 1000000)) >$out; exec sleep 100"
 	case $1 in
 	tmux) tmux -L lw -f /dev/null new-session -d -x 220 -y 80 "$cmd" ;;
 	zeropty) "$bin" -L lw -f /dev/null new-session -d -x 220 -y 80 "$cmd" ;;
@@ -44,7 +48,7 @@ run() {
 	esac
 }
 
-[ $# -gt 0 ] || set -- seq python cat
+[ $# -gt 0 ] || set -- seq python cat prompt
 echo "bench/line_writer.sh $*: $(date -u '+%Y-%m-%d %H:%M UTC'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "writer's own time, ms, per round (tmux first in each round)"
 for kind in "$@"; do

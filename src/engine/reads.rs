@@ -18,8 +18,10 @@
 //! makes the engine ask the host how full the program's side is (`Programs::output_fill`, from the
 //! kernel's socket diagnostics), and at [`BUSY_FILL`] percent the pane is busy. While the queue
 //! keeps growing without filling the socket the pane is looked at again, each time twice as long
-//! after; a program that writes a frame and stops costs a look or two, and one quiet at a look that
-//! then floods its socket waits for the boundary (at most one interval). A queue of [`BUSY_BYTES`]
+//! after; once it stops, every [`LATE_LOOK_MS`] until the boundary, where a queue that grew by
+//! [`FILL_MIN_BYTES`] is read: a program that writes a frame and stops costs a few looks (one
+//! `ioctl` each, in shared wakeups), and one quiet at a look that then floods its socket waits
+//! [`LATE_LOOK_MS`] at most. A queue of [`BUSY_BYTES`]
 //! when the pane reports output makes it busy at once, and where the host cannot tell how full the
 //! socket is (a PTY), a queue that grew by the probe does. A busy pane stays busy while it writes
 //! [`BUSY_INTERVAL_BYTES`] an interval. It is read as soon as it writes, ahead into its backlog
@@ -57,6 +59,22 @@ pub const PAUSE_MS: u64 = 10;
 /// close together share a wakeup (they are due at multiples of this).
 pub const PROBE_MS: u64 = 5;
 
+/// How often a deferred pane whose queue has stopped growing is looked at until the boundary
+/// (every such pane at the same multiples of this, in one wakeup). A shell's prompt and then
+/// `seq 1 200000` fifty milliseconds later: the prompt's look found it quiet, and the writer
+/// then filled its socket and waited for the boundary, 282 to 304 ms in all against tmux's 91
+/// to 184; with these looks, a writer that fills its socket waits this long at most.
+pub const LATE_LOOK_MS: u64 = 50;
+
+/// What a queue must have grown by since the last late look for its pane to be read then. A
+/// writer of 6-byte lines (Python's `print(flush=True)`) has half filled a 2 MiB socket after
+/// 1,370 writes, 8 KB; agents add less in 50 ms (Claude Code writes 2.8 KB a second on
+/// average). Reading every queue that grew by [`FILL_MIN_BYTES`] took 400 agent replays from
+/// 4.3% to 5.0% of a core, this from 4.5% to 4.8% (`BASE= ROUNDS=3 bench/scale.sh cast 400`).
+/// A program writing lines of a byte or two can fill its socket with less and then waits for
+/// the boundary.
+pub const LATE_FLOOD_BYTES: usize = 8 << 10;
+
 /// Fewer bytes than this queued cannot be filling the program's side: a socket is charged 766
 /// bytes a write whatever its length (278 writes of 1, 5 or 50 bytes filled one of the
 /// kernel's default 212,992 bytes here; the host asks for more, see `PROGRAM_SEND_BUFFER` in
@@ -78,6 +96,13 @@ struct Probe {
     wait: u64,
 }
 
+/// A deferred pane whose queue stopped growing, looked at for a flood until the boundary.
+struct LateLook {
+    pane_id: u32,
+    /// What it had queued at the last look.
+    queued: usize,
+}
+
 #[derive(Default)]
 pub struct Reads {
     /// Panes whose output waits for the boundary.
@@ -88,10 +113,15 @@ pub struct Reads {
     backlogged: Vec<u32>,
     /// Deferred panes to probe.
     probing: Vec<Probe>,
+    /// Deferred panes whose queues stopped growing, all looked at together.
+    late: Vec<LateLook>,
     /// The next batch boundary (monotonic ms), while anything waits for one.
     boundary: Option<u64>,
     /// When the first of the panes in `probing` is due.
     probe_at: Option<u64>,
+    /// When the panes in `late` are looked at (a multiple of [`LATE_LOOK_MS`] before the
+    /// boundary), while there are any.
+    late_at: Option<u64>,
 }
 
 impl Reads {
@@ -102,6 +132,7 @@ impl Reads {
         self.boundary
             .into_iter()
             .chain(self.probe_at)
+            .chain(self.late_at)
             .chain(backlogs)
             .min()
     }
@@ -125,6 +156,16 @@ impl Reads {
     fn probe(&mut self, probe: Probe) {
         self.probe_at = Some(self.probe_at.map_or(probe.due, |t| t.min(probe.due)));
         self.probing.push(probe);
+    }
+
+    /// Looks at a quiet deferred pane again at the next late look, if that comes before the
+    /// boundary.
+    fn look_late(&mut self, look: LateLook, now: u64) {
+        let due = next_multiple(now, LATE_LOOK_MS);
+        if self.boundary.is_some_and(|b| due < b) {
+            self.late_at.get_or_insert(due);
+            self.late.push(look);
+        }
     }
 
     fn note_busy(&mut self, pane_id: u32, newly: bool, now: u64) {
@@ -197,9 +238,9 @@ impl Engine {
 
     /// Deferred panes whose programs are filling their sockets are busy. A pane whose queue
     /// grew since the last look without filling its socket is looked at again, twice as long
-    /// after, until the boundary: a program that starts slowly and then writes as fast as it
-    /// can would otherwise block until the boundary. One whose queue stayed is left to it, so
-    /// an agent's frame costs a look or two.
+    /// after: a program that starts slowly and then writes as fast as it can would otherwise
+    /// block until the boundary. One whose queue stayed (an agent's frame: a look or two) is
+    /// left to the late looks.
     fn probe_deferred(&mut self) {
         let now = self.host.now_ms();
         if self.reads.probe_at.is_none_or(|t| now < t) {
@@ -213,9 +254,10 @@ impl Engine {
         for probe in due {
             let outcome = self.with_pane(probe.pane_id, |pane, os, now| {
                 let queued = pane.io.map_or(0, |io| os.pending_output(io));
-                let grew = queued > probe.queued;
-                if !pane.deferred || !grew {
+                if !pane.deferred {
                     Look::Done
+                } else if queued <= probe.queued {
+                    Look::Quiet(queued)
                 } else if queued >= FILL_MIN_BYTES && filling(pane, os, true) {
                     Look::Busy(read_busy(pane, os, now))
                 } else {
@@ -236,7 +278,49 @@ impl Engine {
                         });
                     }
                 }
+                Some(Look::Quiet(queued)) => self.reads.look_late(
+                    LateLook {
+                        pane_id: probe.pane_id,
+                        queued,
+                    },
+                    now,
+                ),
                 Some(Look::Done) | None => {}
+            }
+        }
+    }
+
+    /// Every [`LATE_LOOK_MS`] until the boundary, the quiet deferred panes are looked at for a
+    /// flood: a queue that grew by [`LATE_FLOOD_BYTES`] since the last look is read (which
+    /// frees a writer that filled its socket, or is about to) and probed again from the start.
+    /// Agents' frames add less than that in the interval and wait for the boundary.
+    fn look_late(&mut self) {
+        let now = self.host.now_ms();
+        if self.reads.late_at.is_none_or(|t| now < t) {
+            return;
+        }
+        self.reads.late_at = None;
+        for look in std::mem::take(&mut self.reads.late) {
+            let outcome = self.with_pane(look.pane_id, |pane, os, now| {
+                let queued = pane.io.map_or(0, |io| os.pending_output(io));
+                if !pane.deferred {
+                    Look::Done
+                } else if queued >= look.queued + LATE_FLOOD_BYTES {
+                    pane.take_pending(os, now);
+                    Look::Again(0)
+                } else {
+                    Look::Quiet(queued)
+                }
+            });
+            match outcome {
+                Some(Look::Again(queued)) => self.reads.probe(Probe {
+                    pane_id: look.pane_id,
+                    queued,
+                    due: next_multiple(now, PROBE_MS),
+                    wait: PROBE_MS,
+                }),
+                Some(Look::Quiet(queued)) => self.reads.look_late(LateLook { queued, ..look }, now),
+                _ => {}
             }
         }
     }
@@ -255,10 +339,13 @@ impl Engine {
     /// then to be reaped).
     pub(super) fn read_due(&mut self) -> bool {
         self.probe_deferred();
+        self.look_late();
         let mut ended = self.parse_paused_backlogs();
         let now = self.host.now_ms();
         if self.reads.boundary.is_some_and(|b| now >= b) {
             self.reads.boundary = None;
+            self.reads.late.clear();
+            self.reads.late_at = None;
             // Judged before the deferred are read, so a pane that turns busy now keeps the
             // interval it has just begun.
             self.judge_busy();
@@ -367,7 +454,9 @@ enum Look {
     Busy(bool),
     /// Its queue grew to this without filling the socket: look again later.
     Again(usize),
-    /// Quiet, or read since.
+    /// Its queue stayed at this: look for a flood until the boundary.
+    Quiet(usize),
+    /// Read since.
     Done,
 }
 

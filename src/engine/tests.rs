@@ -250,6 +250,13 @@ fn quiet_output_waits_for_the_batch_boundary_unless_a_reader_comes_first() {
         !world.borrow().watching_output(io),
         "its queue did not grow"
     );
+    // Looked at for a flood every 50 ms (one ioctl each): it stays quiet.
+    for late_look in [1_050, 1_100, 1_150] {
+        assert_eq!(e.next_deadline(), Some(late_look));
+        world.borrow_mut().now = late_look;
+        e.tick();
+        assert!(!world.borrow().watching_output(io));
+    }
     assert_eq!(e.next_deadline(), Some(1_200), "the next 300 ms boundary");
     world.borrow_mut().now = 1_199;
     e.tick();
@@ -424,7 +431,7 @@ fn a_writer_that_speeds_up_after_the_first_look_is_caught_before_the_boundary() 
     assert!(world.borrow().output[&io].is_empty(), "read at once");
     assert!(world.borrow().watching_output(io));
 
-    // A program that wrote one frame and stopped is not looked at again.
+    // A program that wrote one frame and stopped is only looked at for a flood.
     let (mut e, world) = engine("/bin/sh");
     let io = session(&mut e);
     world.borrow_mut().fill.insert(io, 5);
@@ -432,11 +439,52 @@ fn a_writer_that_speeds_up_after_the_first_look_is_caught_before_the_boundary() 
     e.io_event(io, IoEvent::Readable);
     world.borrow_mut().now = 1_005;
     e.tick();
-    assert_eq!(
-        e.next_deadline(),
-        Some(1_200),
-        "the boundary, no more looks"
+    assert_eq!(e.next_deadline(), Some(1_050), "a late look, not a probe");
+}
+
+#[test]
+fn a_program_quiet_at_its_look_that_then_floods_is_read_at_the_next_late_look() {
+    let (mut e, world) = engine("/bin/sh");
+    let io = session(&mut e);
+    world.borrow_mut().fill.insert(io, 1);
+    world.borrow_mut().output.insert(io, b"$ ".to_vec());
+    e.io_event(io, IoEvent::Readable);
+    world.borrow_mut().now = 1_005;
+    e.tick();
+    assert_eq!(e.next_deadline(), Some(1_050));
+    // A spinner's worth of output by the late look: left for the boundary.
+    world.borrow_mut().program_writes(io, &[b's'; 300]);
+    world.borrow_mut().now = 1_050;
+    e.tick();
+    assert_eq!(world.borrow().output[&io].len(), 302, "not read");
+    assert_eq!(world.borrow().fill_asks, 0);
+    assert_eq!(e.next_deadline(), Some(1_100));
+    // Then a command prints lines as fast as it can: read at the next late look, which
+    // frees the writer, and busy at the probe after.
+    let lines: Vec<u8> = (0..2_000)
+        .flat_map(|i| format!("{i}\r\n").into_bytes())
+        .collect();
+    world.borrow_mut().program_writes(io, &lines);
+    world.borrow_mut().fill.insert(io, 100);
+    world.borrow_mut().now = 1_100;
+    e.tick();
+    assert!(
+        world.borrow().output[&io].is_empty(),
+        "read at the late look"
     );
+    assert!(!e.panes().next().unwrap().busy);
+    assert_eq!(e.next_deadline(), Some(1_105), "a probe");
+    world.borrow_mut().program_writes(io, &lines);
+    world.borrow_mut().fill.insert(io, 90);
+    world.borrow_mut().now = 1_105;
+    e.tick();
+    assert!(
+        e.panes().next().unwrap().busy,
+        "busy well before the boundary"
+    );
+    assert!(world.borrow().watching_output(io));
+    let screen = ok(&mut e, &["capture-pane", "-p", "-t", "a"]);
+    assert!(screen.contains("1999"), "{screen:?}");
 }
 
 #[test]
