@@ -189,6 +189,17 @@ fn ok(e: &mut Engine, argv: &[&str]) -> String {
     String::from_utf8(reply.out).unwrap()
 }
 
+/// A session whose program has queued `output`, its side of the socket `fill` percent full,
+/// and has just reported it; its IoId.
+fn reported(output: &[u8], fill: u32) -> (Engine, Rc<RefCell<World>>, IoId) {
+    let (mut e, world) = engine("/bin/sh");
+    let io = session(&mut e);
+    world.borrow_mut().fill.insert(io, fill);
+    world.borrow_mut().output.insert(io, output.to_vec());
+    e.io_event(io, IoEvent::Readable);
+    (e, world, io)
+}
+
 /// A session `a` of 20x5 running one program, on the socket backend; its IoId.
 fn session(e: &mut Engine) -> IoId {
     ok(
@@ -326,11 +337,7 @@ fn a_pane_read_as_it_writes_is_watched_again_after_each_event() {
 #[test]
 fn a_queue_too_short_to_fill_anything_is_not_asked_about() {
     // A spinner frame: the kernel is not asked, and the pane waits for the boundary.
-    let (mut e, world) = engine("/bin/sh");
-    let io = session(&mut e);
-    world.borrow_mut().fill.insert(io, 3);
-    world.borrow_mut().output.insert(io, vec![b'x'; 67]);
-    e.io_event(io, IoEvent::Readable);
+    let (mut e, world, io) = reported(&[b'x'; 67], 3);
     world.borrow_mut().now = 1_005;
     e.tick();
     assert_eq!(world.borrow().fill_asks, 0);
@@ -374,11 +381,7 @@ fn how_full_the_programs_side_is_decides_over_byte_counts() {
 
     // The same writer blocked on its full socket before its event was handled: read at once,
     // and the writer, free again, writes on: busy at the look.
-    let (mut e, world) = engine("/bin/sh");
-    let io = session(&mut e);
-    world.borrow_mut().output.insert(io, b"1\r\n".repeat(100));
-    world.borrow_mut().fill.insert(io, 100);
-    e.io_event(io, IoEvent::Readable);
+    let (mut e, world, io) = reported(&b"1\r\n".repeat(100), 100);
     assert!(world.borrow().output[&io].is_empty(), "read at once");
     assert!(!e.panes().next().unwrap().busy);
     world.borrow_mut().program_writes(io, &b"2\r\n".repeat(100));
@@ -389,11 +392,7 @@ fn how_full_the_programs_side_is_decides_over_byte_counts() {
     assert!(world.borrow().watching_output(io));
 
     // A few large frames: the queue grew by the probe, but far from blocking.
-    let (mut e, world) = engine("/bin/sh");
-    let io = session(&mut e);
-    world.borrow_mut().fill.insert(io, 12);
-    world.borrow_mut().output.insert(io, vec![b'x'; 6000]);
-    e.io_event(io, IoEvent::Readable);
+    let (mut e, world, io) = reported(&[b'x'; 6000], 12);
     world.borrow_mut().program_writes(io, &[b'y'; 6000]);
     world.borrow_mut().now = 1_005;
     e.tick();
@@ -403,11 +402,7 @@ fn how_full_the_programs_side_is_decides_over_byte_counts() {
 
 #[test]
 fn a_writer_that_speeds_up_after_the_first_look_is_caught_before_the_boundary() {
-    let (mut e, world) = engine("/bin/sh");
-    let io = session(&mut e);
-    world.borrow_mut().fill.insert(io, 5);
-    world.borrow_mut().output.insert(io, b"start\r\n".to_vec());
-    e.io_event(io, IoEvent::Readable);
+    let (mut e, world, io) = reported(b"start\r\n", 5);
     assert_eq!(e.next_deadline(), Some(1_005));
     // It goes on writing a little: looked at again, each time twice as long after.
     for (now, next) in [(1_005, 1_015), (1_015, 1_035)] {
@@ -432,11 +427,7 @@ fn a_writer_that_speeds_up_after_the_first_look_is_caught_before_the_boundary() 
     assert!(world.borrow().watching_output(io));
 
     // A program that wrote one frame and stopped is only looked at for a flood.
-    let (mut e, world) = engine("/bin/sh");
-    let io = session(&mut e);
-    world.borrow_mut().fill.insert(io, 5);
-    world.borrow_mut().output.insert(io, b"frame\r\n".to_vec());
-    e.io_event(io, IoEvent::Readable);
+    let (mut e, world, _) = reported(b"frame\r\n", 5);
     world.borrow_mut().now = 1_005;
     e.tick();
     assert_eq!(e.next_deadline(), Some(1_050), "a late look, not a probe");
@@ -444,11 +435,7 @@ fn a_writer_that_speeds_up_after_the_first_look_is_caught_before_the_boundary() 
 
 #[test]
 fn a_program_quiet_at_its_look_that_then_floods_is_read_at_the_next_late_look() {
-    let (mut e, world) = engine("/bin/sh");
-    let io = session(&mut e);
-    world.borrow_mut().fill.insert(io, 1);
-    world.borrow_mut().output.insert(io, b"$ ".to_vec());
-    e.io_event(io, IoEvent::Readable);
+    let (mut e, world, io) = reported(b"$ ", 1);
     world.borrow_mut().now = 1_005;
     e.tick();
     assert_eq!(e.next_deadline(), Some(1_050));
