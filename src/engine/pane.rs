@@ -223,6 +223,11 @@ impl Pane {
         read
     }
 
+    /// Bytes the program has written that wait in its terminal to be read.
+    pub fn queued_output(&self, os: &dyn Programs) -> usize {
+        self.io.map_or(0, |io| os.pending_output(io))
+    }
+
     /// Bytes read ahead and not parsed yet.
     pub fn backlog_len(&self) -> usize {
         self.backlog.len()

@@ -19,11 +19,11 @@
 //! kernel's socket diagnostics), and at [`BUSY_FILL`] percent the pane is busy. While the queue
 //! keeps growing without filling the socket the pane is looked at again, each time twice as long
 //! after; once it stops, every [`LATE_LOOK_MS`] until the boundary, where a queue that grew by
-//! [`FILL_MIN_BYTES`] is read: a program that writes a frame and stops costs a few looks (one
+//! [`LATE_FLOOD_BYTES`] is read: a program that writes a frame and stops costs a few looks (one
 //! `ioctl` each, in shared wakeups), and one quiet at a look that then floods its socket waits
-//! [`LATE_LOOK_MS`] at most. A queue of [`BUSY_BYTES`]
-//! when the pane reports output makes it busy at once, and where the host cannot tell how full the
-//! socket is (a PTY), a queue that grew by the probe does. A busy pane stays busy while it writes
+//! [`LATE_LOOK_MS`] at most. A queue of [`BUSY_BYTES`] when the pane reports output makes it busy
+//! at once, and where the host cannot tell how full the socket is (a PTY), a queue that grew by
+//! the probe does. A busy pane stays busy while it writes
 //! [`BUSY_INTERVAL_BYTES`] an interval. It is read as soon as it writes, ahead into its backlog
 //! without parsing, and the backlog is parsed once the writer has paused for [`PAUSE_MS`] (or the
 //! backlog reaches its limit), so the writer never waits on the parser.
@@ -62,8 +62,9 @@ pub const PROBE_MS: u64 = 5;
 /// How often a deferred pane whose queue has stopped growing is looked at until the boundary
 /// (every such pane at the same multiples of this, in one wakeup). A shell's prompt and then
 /// `seq 1 200000` fifty milliseconds later: the prompt's look found it quiet, and the writer
-/// then filled its socket and waited for the boundary, 282 to 304 ms in all against tmux's 91
-/// to 184; with these looks, a writer that fills its socket waits this long at most.
+/// then filled its socket and waited for the boundary, 275 to 289 ms in all against tmux's 77
+/// to 106; with these looks 75 to 94 (`bench/line_writer.sh prompt`, and `ZEROPTY_BIN=` the
+/// build before), and a writer that fills its socket waits this long at most.
 pub const LATE_LOOK_MS: u64 = 50;
 
 /// What a queue must have grown by since the last late look for its pane to be read then. A
@@ -79,8 +80,8 @@ pub const LATE_FLOOD_BYTES: usize = 8 << 10;
 /// bytes a write whatever its length (278 writes of 1, 5 or 50 bytes filled one of the
 /// kernel's default 212,992 bytes here; the host asks for more, see `PROGRAM_SEND_BUFFER` in
 /// `sys/host_os.rs`), so half of even the default takes 139 writes and as many bytes at
-/// least, and a PTY fills by bytes. Below it a pane is neither read when it reports output nor asked
-/// about: Claude Code's spinner frames are 44 to 116 bytes (the middle half of
+/// least, and a PTY fills by bytes. Below it a pane is neither read when it reports output
+/// nor asked about: Claude Code's spinner frames are 44 to 116 bytes (the middle half of
 /// `claude-a.cast`'s writes) and wait for the boundary together; asking the kernel about each
 /// was an eighth of the server's CPU under 400 agent replays.
 pub const FILL_MIN_BYTES: usize = 128;
@@ -204,7 +205,7 @@ impl Engine {
             // A large queue (a bulk writer) is busy at once. The kernel is not asked here (a
             // round trip per frame was a fifth of the redraw workload's CPU): a writer that
             // already filled its socket is found by reading it below, the probe asks.
-            let queued = pane.io.map_or(0, |io| os.pending_output(io));
+            let queued = pane.queued_output(os);
             if queued >= BUSY_BYTES {
                 return Verdict::Busy {
                     newly: read_busy(pane, os, now),
@@ -253,7 +254,7 @@ impl Engine {
         self.reads.probing = later;
         for probe in due {
             let outcome = self.with_pane(probe.pane_id, |pane, os, now| {
-                let queued = pane.io.map_or(0, |io| os.pending_output(io));
+                let queued = pane.queued_output(os);
                 if !pane.deferred {
                     Look::Done
                 } else if queued <= probe.queued {
@@ -293,36 +294,43 @@ impl Engine {
     /// Every [`LATE_LOOK_MS`] until the boundary, the quiet deferred panes are looked at for a
     /// flood: a queue that grew by [`LATE_FLOOD_BYTES`] since the last look is read (which
     /// frees a writer that filled its socket, or is about to) and probed again from the start.
-    /// Agents' frames add less than that in the interval and wait for the boundary.
-    fn look_late(&mut self) {
+    /// Agents' frames add less than that in the interval and wait for the boundary. Returns
+    /// whether a program's output reached its end.
+    fn look_late(&mut self) -> bool {
         let now = self.host.now_ms();
         if self.reads.late_at.is_none_or(|t| now < t) {
-            return;
+            return false;
         }
         self.reads.late_at = None;
+        let mut ended = false;
         for look in std::mem::take(&mut self.reads.late) {
             let outcome = self.with_pane(look.pane_id, |pane, os, now| {
-                let queued = pane.io.map_or(0, |io| os.pending_output(io));
+                let queued = pane.queued_output(os);
                 if !pane.deferred {
                     Look::Done
                 } else if queued >= look.queued + LATE_FLOOD_BYTES {
                     pane.take_pending(os, now);
+                    ended |= pane.eof;
                     Look::Again(0)
                 } else {
                     Look::Quiet(queued)
                 }
             });
             match outcome {
-                Some(Look::Again(queued)) => self.reads.probe(Probe {
-                    pane_id: look.pane_id,
-                    queued,
-                    due: next_multiple(now, PROBE_MS),
-                    wait: PROBE_MS,
-                }),
+                Some(Look::Again(queued)) => {
+                    self.reads.probe(Probe {
+                        pane_id: look.pane_id,
+                        queued,
+                        due: next_multiple(now, PROBE_MS),
+                        wait: PROBE_MS,
+                    });
+                    self.note_string_state(look.pane_id);
+                }
                 Some(Look::Quiet(queued)) => self.reads.look_late(LateLook { queued, ..look }, now),
                 _ => {}
             }
         }
+        ended
     }
 
     /// Whether an attached client shows the pane (its output is then read at once).
@@ -339,8 +347,8 @@ impl Engine {
     /// then to be reaped).
     pub(super) fn read_due(&mut self) -> bool {
         self.probe_deferred();
-        self.look_late();
-        let mut ended = self.parse_paused_backlogs();
+        let mut ended = self.look_late();
+        ended |= self.parse_paused_backlogs();
         let now = self.host.now_ms();
         if self.reads.boundary.is_some_and(|b| now >= b) {
             self.reads.boundary = None;

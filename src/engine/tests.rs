@@ -704,3 +704,23 @@ fn a_session_whose_program_ended_goes_when_its_end_is_read() {
     );
     assert_eq!(run(&mut e, &["has-session", "-t", "b"]).code, 1);
 }
+
+#[test]
+fn a_late_look_that_reads_a_programs_end_ends_its_session_then() {
+    let (mut e, world, io) = reported(b"$ ", 1);
+    world.borrow_mut().now = 1_005;
+    e.tick();
+    // The program prints a flood (more than one read takes) and exits before the next late
+    // look.
+    world
+        .borrow_mut()
+        .program_writes(io, &b"line\r\n".repeat(12_000));
+    world.borrow_mut().closed.insert(io);
+    world.borrow_mut().now = 1_050;
+    e.tick();
+    assert!(
+        world.borrow().output[&io].is_empty(),
+        "read at the late look"
+    );
+    assert_eq!(e.panes().count(), 0, "ended there, not at the boundary");
+}

@@ -44,12 +44,13 @@ pub const TOKEN_PIPE: u64 = 5 << 56;
 pub const PTY_SLOT: u64 = 1 << 63;
 
 /// The send buffer asked for on a program's end of its socket terminal: how far the program
-/// may write ahead of the server before a write blocks. The kernel's default (212,992 bytes
-/// here, and each write is charged at least 766 of them whatever its length) held up a program
-/// writing 5.4 MB for 15 to 18 ms; with this (doubled by the kernel to 2 MiB, when
-/// `net.core.wmem_max` allows; 416 KiB at the kernel's default cap) 4 ms, and 6 ms at the
-/// default cap (`BASE= ROUNDS=5 bench/scale.sh bulk`). The memory is the kernel's, taken only
-/// while output waits to be read.
+/// may write ahead of the server before a write blocks. With the kernel's default (212,992
+/// bytes, and each write is charged at least 766 of them whatever its length) a program
+/// writing 5.4 MB was done after 11 ms; with this, doubled by the kernel to 2 MiB where
+/// `net.core.wmem_max` allows, 4 ms; at the kernel's default cap (416 KiB) 17 and 6 ms
+/// (`BASE=<build before> ROUNDS=5 bench/scale.sh bulk`, the second with
+/// `sysctl -w net.core.wmem_max=212992`). The memory is the kernel's, taken only while output
+/// waits to be read.
 const PROGRAM_SEND_BUFFER: usize = 1 << 20;
 
 struct Terminal {
