@@ -291,9 +291,12 @@ measure() {
 		"$(((w1 - w0) / window)) $(((p1 - p0) * 1000 / clk_tck)) $late"
 }
 
-median() { # VALUES...: their median (the mean of the middle two for an even count)
+median() { # VALUES...: their median (the mean of the middle two for an even count, printed
+	# as awk would not print a mean of a million or more: in full, not in exponent form)
 	printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
-		if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+		if (NR % 2) { print v[(NR + 1) / 2]; exit }
+		m = (v[NR / 2] + v[NR / 2 + 1]) / 2
+		printf (m == int(m) ? "%d\n" : "%.1f\n"), m }'
 }
 # ratio A B: A / B, or "-" when either is not above zero (no work to compare, or a system
 # figure that other processes moved the wrong way).

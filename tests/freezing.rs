@@ -1,7 +1,8 @@
 //! Quiet screens fold away and come back unchanged, through the real server: hot while
 //! written, frozen after a quarter second of quiet, cold (compressed, out of the heap) after
 //! ten seconds, and whole again when read or written. Memory is read from the server's own
-//! formats, with listing commands that do not read (and so do not thaw) the screens.
+//! formats, with listing commands that do not read (and so do not thaw) the screens; what the
+//! server's heap gives back after a burst of output, from /proc.
 
 mod common;
 
@@ -118,4 +119,39 @@ fn screens_fold_into_a_memfd() {
 fn screens_fold_into_the_heap_with_zeropty_cold_memory() {
     let zp = Zp::new("freeze-heap").with_env("ZEROPTY_COLD", "memory");
     screens_fold_away_and_come_back(&zp);
+}
+
+/// The server's anonymous memory in KiB (its heap: what the allocator holds).
+fn server_anonymous_kib(zp: &Zp) -> usize {
+    let pid = zp.ok(&["display-message", "-p", "#{pid}"]);
+    let rollup = std::fs::read_to_string(format!("/proc/{}/smaps_rollup", pid.trim())).unwrap();
+    rollup
+        .lines()
+        .find_map(|l| l.strip_prefix("Anonymous:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or_else(|| panic!("no Anonymous in {rollup}"))
+}
+
+#[test]
+fn what_a_burst_of_output_used_goes_back_while_commands_keep_coming() {
+    let zp = Zp::new("release");
+    zp.ok(&["new-session", "-d", "-s", "q", "exec cat"]);
+    zp.wait_screen("q", |_| true);
+    let before = server_anonymous_kib(&zp);
+    // About 19 MB as fast as the program can write: read ahead into a backlog of megabytes,
+    // parsed, then freed.
+    zp.ok(&[
+        "respawn-pane",
+        "-k",
+        "-t",
+        "q",
+        "seq 1 2500000; echo burst over; exec cat",
+    ]);
+    zp.wait_screen("q", |s| s.contains("burst over"));
+    // The server releases what its allocator holds freed once a second while it works (here
+    // answering these commands every 50 ms).
+    wait_for(
+        || format!("{} KiB, {before} KiB before", server_anonymous_kib(&zp)),
+        |now| now.split(' ').next().unwrap().parse::<usize>().unwrap() < before + 2048,
+    );
 }

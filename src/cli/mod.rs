@@ -102,8 +102,9 @@ fn socket_path(g: &Global) -> PathBuf {
     socket::socket_dir().join(g.label.as_deref().unwrap_or("default"))
 }
 
-/// Runs the program; returns the exit status.
-pub fn main(argv0: &str, argv: &[String]) -> i32 {
+/// Runs the program; returns the exit status. A server started here calls `release_memory`
+/// when it goes quiet (see [`ServeOptions`]).
+pub fn main(argv0: &str, argv: &[String], release_memory: fn()) -> i32 {
     let Ok(g) = parse_global(argv) else {
         eprintln!("{USAGE}");
         return 1;
@@ -120,7 +121,7 @@ pub fn main(argv0: &str, argv: &[String]) -> i32 {
         return 0;
     }
     match g.args.first().map(String::as_str) {
-        Some("serve") => return serve_command(&g),
+        Some("serve") => return serve_command(&g, release_memory),
         Some("help") => return help_command(&g.args[1..]),
         _ => {}
     }
@@ -171,7 +172,7 @@ fn help_command(words: &[String]) -> i32 {
     0
 }
 
-fn serve_command(g: &Global) -> i32 {
+fn serve_command(g: &Global, release_memory: fn()) -> i32 {
     let daemon = g.args.iter().any(|a| a == "--daemon");
     if daemon {
         // SAFETY: setsid in a fresh single-threaded process.
@@ -184,6 +185,7 @@ fn serve_command(g: &Global) -> i32 {
         socket: socket_path(g),
         config: config_file(g),
         ready_fd,
+        release_memory,
     };
     match server::serve(opts) {
         Ok(()) => 0,
