@@ -109,6 +109,11 @@ pub struct Pane {
     pub deferred: bool,
     /// The program writes faster than a batch interval holds: read as soon as it writes.
     pub busy: bool,
+    /// The last boundary read of this deferred pane found nothing: its program writes a frame
+    /// and falls silent, so once a frame is read it may be watched again (see `engine::reads`).
+    pub silent_after_frames: bool,
+    /// When a probe last watched it again before the boundary (monotonic ms).
+    pub watched_again_at: Option<u64>,
     /// Bytes read since the pane's batch interval began (decides `busy`).
     pub interval_bytes: usize,
     /// Whether the screen is hot, frozen or cold, and since when.
@@ -163,6 +168,8 @@ impl Pane {
             pipe: None,
             backlog: Vec::new(),
             read_ahead_at: 0,
+            silent_after_frames: false,
+            watched_again_at: None,
             deferred: false,
             busy: false,
             interval_bytes: 0,

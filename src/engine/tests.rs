@@ -686,23 +686,89 @@ fn windows_whose_programs_wrote_take_their_programs_names() {
 fn a_session_whose_program_ended_goes_when_its_end_is_read() {
     let (mut e, world) = engine("/bin/sh");
     let [_, b, _] = sessions_a_b_c(&mut e);
+    // Reported with nothing queued: a hangup, read at once.
+    world.borrow_mut().closed.insert(b);
+    e.io_event(b, IoEvent::Readable);
+    assert_eq!(
+        ok(&mut e, &["list-sessions", "-F", "#{session_name}"]),
+        "a\nc\n"
+    );
+    assert_eq!(run(&mut e, &["has-session", "-t", "b"]).code, 1);
+}
+
+#[test]
+fn a_session_whose_program_wrote_then_ended_goes_when_its_end_is_read() {
+    let (mut e, world) = engine("/bin/sh");
+    let [_, b, _] = sessions_a_b_c(&mut e);
+    world.borrow_mut().program_writes(b, b"bye\r\n");
     world.borrow_mut().closed.insert(b);
     e.io_event(b, IoEvent::Readable);
     assert_eq!(
         ok(&mut e, &["list-sessions", "-F", "#{session_name}"]),
         "a\nb\nc\n"
     );
-    // Read at the batch boundary (after a look at its queue): the end of file ends the
-    // session there.
-    for now in [1_005, 1_200] {
-        world.borrow_mut().now = now;
-        e.tick();
-    }
+    // Read at the batch boundary (after looks at its queue), and watched again: the host
+    // reports the hangup at once, and reading it ends the session.
+    tick_at(&mut e, &world, &[1_005, 1_050, 1_200]);
+    assert!(world.borrow().output[&b].is_empty());
+    assert!(world.borrow().watching_output(b));
+    e.io_event(b, IoEvent::Readable);
     assert_eq!(
         ok(&mut e, &["list-sessions", "-F", "#{session_name}"]),
         "a\nc\n"
     );
-    assert_eq!(run(&mut e, &["has-session", "-t", "b"]).code, 1);
+}
+
+/// Ticks the engine at each of `times` (monotonic ms).
+fn tick_at(e: &mut Engine, world: &Rc<RefCell<World>>, times: &[u64]) {
+    for &now in times {
+        world.borrow_mut().now = now;
+        e.tick();
+    }
+}
+
+#[test]
+fn a_program_silent_after_its_frames_is_watched_again_once_a_frame_is_read() {
+    let (mut e, world, io) = reported(&[b'x'; 3000], 1);
+    assert!(world.borrow().output[&io].is_empty(), "read at once");
+    // Nothing follows; not known yet to be its way: looked at until the boundary, where the
+    // read finds nothing.
+    tick_at(&mut e, &world, &[1_005, 1_050, 1_100, 1_150, 1_200]);
+    assert!(world.borrow().watching_output(io));
+    // The next frame is read at once and its probe finds nothing more: watched again there,
+    // with no late looks (the next deadline is the boundary).
+    world.borrow_mut().now = 1_500;
+    world.borrow_mut().program_writes(io, &[b'y'; 3000]);
+    e.io_event(io, IoEvent::Readable);
+    assert!(world.borrow().output[&io].is_empty());
+    assert!(!world.borrow().watching_output(io));
+    tick_at(&mut e, &world, &[1_505]);
+    assert!(world.borrow().watching_output(io));
+    assert_eq!(
+        e.next_deadline(),
+        Some(1_800),
+        "the boundary, not a late look at 1,550"
+    );
+    // It writes again within that interval (its frames come in parts): deferred to the
+    // boundary, and its next frame's probe leaves it deferred.
+    world.borrow_mut().now = 1_600;
+    world.borrow_mut().program_writes(io, b"spin");
+    e.io_event(io, IoEvent::Readable);
+    assert!(!world.borrow().watching_output(io));
+    assert_eq!(world.borrow().output[&io], b"spin");
+    tick_at(&mut e, &world, &[1_605, 1_650, 1_800]);
+    assert!(
+        world.borrow().output[&io].is_empty(),
+        "read at the boundary"
+    );
+    world.borrow_mut().now = 1_900;
+    world.borrow_mut().program_writes(io, &[b'z'; 3000]);
+    e.io_event(io, IoEvent::Readable);
+    tick_at(&mut e, &world, &[1_905]);
+    assert!(
+        !world.borrow().watching_output(io),
+        "deferred until the boundary"
+    );
 }
 
 #[test]
