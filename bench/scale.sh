@@ -19,7 +19,8 @@
 # memfd it holds has allocated (zeropty's store of compressed quiet screens), the system's
 # MemAvailable drop and Slab growth from before the server started (PTYs and sockets cost
 # kernel memory), and over a window of WINDOW seconds the server's CPU and the session
-# programs' output rate (wchar in /proc/PID/io) and CPU. Ratios are tmux / zeropty, from the
+# programs' output rate (wchar in /proc/PID/io) and CPU, and what the server read (rchar: its
+# programs' output and its clients' requests). Ratios are tmux / zeropty, from the
 # medians over ROUNDS rounds; a CPU ratio is printed only when both servers' programs wrote
 # at the same rate (the larger within TOLERANCE percent of the smaller), as "n/c" otherwise.
 # zeropty's screens at the window's end (how many hot, frozen, cold, and their average
@@ -146,12 +147,15 @@ memfd_kb() { # PID: KiB allocated by the memfds it holds open
 cpu_ticks() { # PID...: user + system clock ticks so far, summed
 	local p files=()
 	for p in "$@"; do files+=("/proc/$p/stat"); done
-	cat "${files[@]}" 2>/dev/null | awk '{ s += $14 + $15 } END { printf "%.0f\n", s }'
+	# The fields are counted after the command name, which may hold spaces ("tmux: server"):
+	# utime and stime, stat's 14th and 15th fields, are the 12th and 13th after it.
+	cat "${files[@]}" 2>/dev/null | awk '{ sub(/.*\) /, ""); s += $12 + $13 } END { printf "%.0f\n", s }'
 }
-wchar() { # PID...: bytes written so far, summed
-	local p files=()
+io_bytes() { # FIELD PID...: bytes written (FIELD wchar) or read (rchar) so far, summed
+	local field=$1 p files=()
+	shift
 	for p in "$@"; do files+=("/proc/$p/io"); done
-	cat "${files[@]}" 2>/dev/null | awk '$1 == "wchar:" { s += $2 } END { printf "%.0f\n", s }'
+	cat "${files[@]}" 2>/dev/null | awk -v f="$field:" '$1 == f { s += $2 } END { printf "%.0f\n", s }'
 }
 # server NAME: sets run to the command line that reaches NAME's server.
 server() {
@@ -190,7 +194,7 @@ program() {
 }
 
 # measure SERVER WORKLOAD N: starts SERVER with N sessions of WORKLOAD and prints
-# "pss_kb memfd_kb avail_kb slab_kb cpu_ms rate_Bps programs_cpu_ms late".
+# "pss_kb memfd_kb avail_kb slab_kb cpu_ms rate_Bps programs_cpu_ms late server_read_Bps".
 measure() {
 	local name=$1 load=$2 n=$3 pid i j avail0 slab0 epoch window_at late=0 cmd
 	server "$name"
@@ -237,9 +241,10 @@ measure() {
 	fi
 	# The counters first, at the window's opening: that moment is the same point of every
 	# program's schedule under both servers, so both windows hold the same writes.
-	local pss_kb memfd avail_kb slab_kb t0 t1 w0 w1 p0 p1 window_end
+	local pss_kb memfd avail_kb slab_kb t0 t1 w0 w1 r0 r1 p0 p1 window_end
 	t0=$(cpu_ticks "$pid")
-	w0=$(wchar "${programs[@]}")
+	w0=$(io_bytes wchar "${programs[@]}")
+	r0=$(io_bytes rchar "$pid")
 	p0=$(cpu_ticks "${programs[@]}")
 	window_end=$(awk -v t="$EPOCHREALTIME" -v w="$window" 'BEGIN { printf "%.3f", t + w }')
 	pss_kb=$(pss "$pid")
@@ -267,7 +272,8 @@ measure() {
 		awk 'NR > 2 && $1 !~ /^-/ && NF >= 5 { print "   ", $NF, $4 }' "$work/syscalls" >&2
 	fi
 	t1=$(cpu_ticks "$pid")
-	w1=$(wchar "${programs[@]}")
+	w1=$(io_bytes wchar "${programs[@]}")
+	r1=$(io_bytes rchar "$pid")
 	p1=$(cpu_ticks "${programs[@]}")
 	if [ "$load" = idle ]; then
 		# Every session shows its screen: the last session's holds every line of it.
@@ -288,7 +294,7 @@ measure() {
 	fi
 	stop_server "$pid"
 	echo "$pss_kb $memfd $avail_kb $slab_kb $(((t1 - t0) * 1000 / clk_tck))" \
-		"$(((w1 - w0) / window)) $(((p1 - p0) * 1000 / clk_tck)) $late"
+		"$(((w1 - w0) / window)) $(((p1 - p0) * 1000 / clk_tck)) $late $(((r1 - r0) / window))"
 }
 
 median() { # VALUES...: their median (the mean of the middle two for an even count, printed
@@ -309,14 +315,15 @@ comparable() {
 		exit !(hi == 0 || (lo > 0 && hi <= lo * (1 + t / 100))) }'
 }
 
-row() { printf '%6s %-8s %9s %7s %10s %10s %8s %8s %12s %9s\n' "$@"; }
+row() { printf '%6s %-8s %9s %7s %10s %10s %8s %8s %12s %9s %9s\n' "$@"; }
 
 run_workload() {
 	local load=$1 n r name rounds=${ROUNDS:-1}
 	echo
 	echo "$load: N sessions; KiB, and over ${window}s the server's CPU (% of one core), the"
-	echo "programs' output (KiB/s) and their CPU; medians of $rounds round(s); ratio $ref/zeropty"
-	row N server PSS memfd PSS+memfd MemAvail- Slab+ CPU 'prog KiB/s' 'prog CPU'
+	echo "programs' output (KiB/s) and their CPU, and what the server read (KiB/s); medians of"
+	echo "$rounds round(s); ratio $ref/zeropty"
+	row N server PSS memfd PSS+memfd MemAvail- Slab+ CPU 'prog KiB/s' 'prog CPU' 'read KiB/s'
 	local -A got med totals=()
 	for n in "${counts[@]}"; do
 		got=() med=()
@@ -327,7 +334,7 @@ run_workload() {
 		done
 		for name in "$ref" zeropty; do
 			local f vals
-			for f in 1 2 3 4 5 6 7 8; do
+			for f in 1 2 3 4 5 6 7 8 9; do
 				mapfile -t vals < <(printf '%s' "${got[$name]}" | awk -v f="$f" '{ print $f }')
 				med[$name.$f]=$(median "${vals[@]}")
 			done
@@ -338,7 +345,8 @@ run_workload() {
 			[ "${med[$name.8]}" = 0 ] || late=" (late start)"
 			row "$n" "$name" "${med[$name.1]}" "${med[$name.2]}" "${med[$name.total]}" \
 				"${med[$name.3]}" "${med[$name.4]}" "$(percent "${med[$name.5]}")" \
-				"$((${med[$name.6]%.*} / 1024))" "$(percent "${med[$name.7]}")$late"
+				"$((${med[$name.6]%.*} / 1024))" "$(percent "${med[$name.7]}")$late" \
+				"$((${med[$name.9]%.*} / 1024))"
 		done
 		local cpu
 		if comparable "${med[$ref.6]}" "${med[zeropty.6]}"; then
@@ -351,7 +359,8 @@ run_workload() {
 			"$(ratio "${med[$ref.3]}" "${med[zeropty.3]}")" \
 			"$(ratio "${med[$ref.4]}" "${med[zeropty.4]}")" "$cpu" \
 			"$(ratio "${med[$ref.6]}" "${med[zeropty.6]}")" \
-			"$(ratio "${med[$ref.7]}" "${med[zeropty.7]}")"
+			"$(ratio "${med[$ref.7]}" "${med[zeropty.7]}")" \
+			"$(ratio "${med[$ref.9]}" "${med[zeropty.9]}")"
 	done
 	per_session_rows totals
 }
