@@ -22,11 +22,12 @@
 //! [`LATE_FLOOD_BYTES`] is read: a program that writes a frame and stops costs a few looks (one
 //! `ioctl` each, in shared wakeups), and one quiet at a look that then floods its socket waits
 //! [`LATE_LOOK_MS`] at most. A program that writes each frame at once and then nothing until
-//! the next (its last boundary read found nothing, `Pane::silent_after_frames`) is watched again
-//! when the probe after its frame was read finds nothing queued: its next frame is heard by its
-//! event instead of looked for every [`LATE_LOOK_MS`] and read again at the boundary (400
-//! sessions redrawing a frame a second: 35,000 system calls in 10 s to 21,000). One that
-//! writes again within that interval has frames in parts and waits for the boundaries again.
+//! the next (its last boundary read found nothing, `Pane::silent_after_frames`) has its frames
+//! read when reported and stays watched (or is watched again when a probe after a late look's
+//! read finds nothing queued): its next frame is heard by its event instead of looked for every
+//! [`LATE_LOOK_MS`] and read again at the boundary (400 sessions redrawing a frame a second:
+//! 35,000 system calls in 10 s to 21,000 with the probe's rule). One that writes again within
+//! that interval has frames in parts and waits for the boundaries again.
 //! A queue of [`BUSY_BYTES`] when the pane reports output makes it busy
 //! at once, and where the host cannot tell how full the socket is (a PTY), a queue that grew by
 //! the probe does. A busy pane stays busy while it writes
@@ -231,6 +232,14 @@ impl Engine {
                 // in parts, and the parts wait for the boundary.
                 pane.silent_after_frames = false;
             }
+            if queued >= FILL_MIN_BYTES && pane.silent_after_frames {
+                // A frame from a program silent after its frames: read whole (a socket's short
+                // read takes all there was) and left watched, with no probe to find it silent.
+                pane.take_pending(os, now);
+                pane.term.settle();
+                pane.watched_again_at = Some(now);
+                return Verdict::Read;
+            }
             pane.deferred = true;
             pane.interval_bytes = 0;
             pane.update_watch(os);
@@ -278,7 +287,7 @@ impl Engine {
                 if !pane.deferred {
                     Look::Done
                 } else if queued == 0 && pane.silent_after_frames {
-                    // Its frame was read and nothing followed, as at the last boundary:
+                    // Read by a late look and nothing followed, as at the last boundary:
                     // watched again, so its next frame is heard rather than looked for.
                     pane.deferred = false;
                     pane.watched_again_at = Some(now);

@@ -735,20 +735,14 @@ fn a_program_silent_after_its_frames_is_watched_again_once_a_frame_is_read() {
     // read finds nothing.
     tick_at(&mut e, &world, &[1_005, 1_050, 1_100, 1_150, 1_200]);
     assert!(world.borrow().watching_output(io));
-    // The next frame is read at once and its probe finds nothing more: watched again there,
-    // with no late looks (the next deadline is the boundary).
+    // The next frame is read when reported and the pane stays watched: no probe, no late
+    // looks, no boundary (only the freezer's deadline, a quarter second or more away).
     world.borrow_mut().now = 1_500;
     world.borrow_mut().program_writes(io, &[b'y'; 3000]);
     e.io_event(io, IoEvent::Readable);
     assert!(world.borrow().output[&io].is_empty());
-    assert!(!world.borrow().watching_output(io));
-    tick_at(&mut e, &world, &[1_505]);
     assert!(world.borrow().watching_output(io));
-    assert_eq!(
-        e.next_deadline(),
-        Some(1_800),
-        "the boundary, not a late look at 1,550"
-    );
+    assert!(e.next_deadline().is_none_or(|d| d >= 1_750));
     // It writes again within that interval (its frames come in parts): deferred to the
     // boundary, and its next frame's probe leaves it deferred.
     world.borrow_mut().now = 1_600;
