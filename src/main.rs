@@ -1,7 +1,8 @@
 //! The `zeropty` program: tmux's command line in front of zeropty's server.
 //!
 //! The program chooses the allocator (an embedding host keeps its own): mimalloc, which keeps
-//! freed pages for [`PURGE_DELAY_MS`] and gives back the rest when the server goes quiet.
+//! freed pages for [`PURGE_DELAY_MS`]; a server also has it give back what it holds freed once
+//! a second while it works.
 use mimalloc::MiMalloc;
 use std::ffi::{c_int, c_long};
 use std::os::unix::ffi::OsStringExt;
@@ -14,7 +15,8 @@ const MI_OPTION_PURGE_DELAY: c_int = 15;
 
 /// How long mimalloc keeps freed pages before it gives them back (v3's own default is 1 s).
 /// Busy screens parsed again soon reuse them: given back at once, 400 dump sessions took 5.3%
-/// of a core and with 100 ms 4.3% (`BASE= ROUNDS=2 bench/scale.sh dump 400`), memory 6% more.
+/// of a core and with 100 ms 4.3% (`BASE= ROUNDS=2 bench/scale.sh dump 400`), memory 2 to 6%
+/// more.
 const PURGE_DELAY_MS: c_long = 100;
 
 extern "C" {

@@ -103,7 +103,7 @@ fn socket_path(g: &Global) -> PathBuf {
 }
 
 /// Runs the program; returns the exit status. A server started here calls `release_memory`
-/// when it goes quiet (see [`ServeOptions`]).
+/// at most once a second while it works (see [`ServeOptions`]).
 pub fn main(argv0: &str, argv: &[String], release_memory: fn()) -> i32 {
     let Ok(g) = parse_global(argv) else {
         eprintln!("{USAGE}");

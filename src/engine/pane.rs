@@ -112,7 +112,7 @@ pub struct Pane {
     /// The last boundary read of this deferred pane found nothing: its program writes a frame
     /// and falls silent, so once a frame is read it may be watched again (see `engine::reads`).
     pub silent_after_frames: bool,
-    /// When a probe last watched it again before the boundary (monotonic ms).
+    /// When it was last watched again before its boundary (monotonic ms).
     pub watched_again_at: Option<u64>,
     /// Bytes read since the pane's batch interval began (decides `busy`).
     pub interval_bytes: usize,
@@ -228,6 +228,16 @@ impl Pane {
             self.read_ahead_at = now_ms;
         }
         read
+    }
+
+    /// Ends the wait for the boundary early, for a program silent after its frames: its frame
+    /// was read and nothing follows, so its next one is heard by its event (see
+    /// `engine::reads`); the cursor's row is packed as a boundary read would leave it.
+    pub fn watch_again(&mut self, os: &mut dyn Programs, now_ms: u64) {
+        self.deferred = false;
+        self.watched_again_at = Some(now_ms);
+        self.update_watch(os);
+        self.term.settle();
     }
 
     /// Bytes the program has written that wait in its terminal to be read.

@@ -7,33 +7,36 @@
 //! clock, together with every other pane due then, in one wakeup. Nobody sees the delay:
 //! every reader of a screen (capture-pane, formats, send-keys, attach) drains it first.
 //!
-//! Read at once instead: a pane an attached client shows, a pane with a `pipe-pane` command, a pane
-//! that hung up (reported with nothing queued), and a *busy* pane. A writer that fills its socket blocks, and Linux has no
-//! low-water wakeup for unix sockets. What fills a socket is the count of writes more than their
-//! bytes (each queued write is charged its buffer overhead: a program writing 5-byte lines blocked
-//! after 278 of them, 1,390 bytes). A pane that reports output with [`FILL_MIN_BYTES`] or more
-//! queued (a frame, or a writer that filled its socket before the event was handled: the two look
-//! alike) is read at once, which frees a blocked writer to write on, and stays deferred.
-//! [`PROBE_MS`] after a pane was deferred its queue is looked at (one `ioctl`): a queue that grew
-//! makes the engine ask the host how full the program's side is (`Programs::output_fill`, from the
-//! kernel's socket diagnostics), and at [`BUSY_FILL`] percent the pane is busy. While the queue
-//! keeps growing without filling the socket the pane is looked at again, each time twice as long
-//! after; once it stops, every [`LATE_LOOK_MS`] until the boundary, where a queue that grew by
-//! [`LATE_FLOOD_BYTES`] is read: a program that writes a frame and stops costs a few looks (one
-//! `ioctl` each, in shared wakeups), and one quiet at a look that then floods its socket waits
-//! [`LATE_LOOK_MS`] at most. A program that writes each frame at once and then nothing until
-//! the next (its last boundary read found nothing, `Pane::silent_after_frames`) has its frames
-//! read when reported and stays watched (or is watched again when a probe after a late look's
-//! read finds nothing queued): its next frame is heard by its event instead of looked for every
-//! [`LATE_LOOK_MS`] and read again at the boundary (400 sessions redrawing a frame a second:
-//! 35,000 system calls in 10 s to 21,000 with the probe's rule). One that writes again within
-//! that interval has frames in parts and waits for the boundaries again.
-//! A queue of [`BUSY_BYTES`] when the pane reports output makes it busy
-//! at once, and where the host cannot tell how full the socket is (a PTY), a queue that grew by
-//! the probe does. A busy pane stays busy while it writes
-//! [`BUSY_INTERVAL_BYTES`] an interval. It is read as soon as it writes, ahead into its backlog
-//! without parsing, and the backlog is parsed once the writer has paused for [`PAUSE_MS`] (or the
-//! backlog reaches its limit), so the writer never waits on the parser.
+//! Read at once instead: a pane an attached client shows, a pane with a `pipe-pane` command, a
+//! pane that hung up (reported with nothing queued), and a *busy* pane. A writer that fills its
+//! socket blocks, and Linux has no low-water wakeup for unix sockets. What fills a socket is the
+//! count of writes more than their bytes (each queued write is charged its buffer overhead: a
+//! program writing 5-byte lines blocked after 278 of them, 1,390 bytes). A pane that reports
+//! output with [`FILL_MIN_BYTES`] or more queued (a frame, or a writer that filled its socket
+//! before the event was handled: the two look alike) is read at once, which frees a blocked
+//! writer to write on, and stays deferred. [`PROBE_MS`] after a pane was deferred its queue is
+//! looked at (one `ioctl`): a queue that grew makes the engine ask the host how full the
+//! program's side is (`Programs::output_fill`, from the kernel's socket diagnostics), and at
+//! [`BUSY_FILL`] percent the pane is busy. While the queue keeps growing without filling the
+//! socket the pane is looked at again, each time twice as long after; once it stops, every
+//! [`LATE_LOOK_MS`] until the boundary, where a queue that grew by [`LATE_FLOOD_BYTES`] is read:
+//! a program that writes a frame and stops costs a few looks (one `ioctl` each, in shared
+//! wakeups), and one quiet at a look that then floods its socket waits [`LATE_LOOK_MS`] at most.
+//!
+//! A program that writes each frame at once and then nothing until the next (its last boundary
+//! read found nothing, `Pane::silent_after_frames`) has its frames read when reported and stays
+//! watched (or is watched again when a probe after a late look's read finds nothing queued): its
+//! next frame is heard by its event instead of looked for every [`LATE_LOOK_MS`] and read again
+//! at the boundary (400 sessions redrawing a frame a second: 35,000 system calls in 10 s, then
+//! 16,000). One that writes again within that interval has frames in parts and waits for the
+//! boundaries again.
+//!
+//! A queue of [`BUSY_BYTES`] when the pane reports output makes it busy at once, and where the
+//! host cannot tell how full the socket is (a PTY), a queue that grew by the probe does. A busy
+//! pane stays busy while it writes [`BUSY_INTERVAL_BYTES`] an interval. It is read as soon as it
+//! writes, ahead into its backlog without parsing, and the backlog is parsed once the writer has
+//! paused for [`PAUSE_MS`] (or the backlog reaches its limit), so the writer never waits on the
+//! parser.
 //!
 //! Invariants: a deferred pane is in `deferred` (a listed pane may have been read since, or
 //! be gone: entries are checked, not trusted); every pane with a backlog is in `backlogged`;
@@ -236,8 +239,7 @@ impl Engine {
                 // A frame from a program silent after its frames: read whole (a socket's short
                 // read takes all there was) and left watched, with no probe to find it silent.
                 pane.take_pending(os, now);
-                pane.term.settle();
-                pane.watched_again_at = Some(now);
+                pane.watch_again(os, now);
                 return Verdict::Read;
             }
             pane.deferred = true;
@@ -289,10 +291,7 @@ impl Engine {
                 } else if queued == 0 && pane.silent_after_frames {
                     // Read by a late look and nothing followed, as at the last boundary:
                     // watched again, so its next frame is heard rather than looked for.
-                    pane.deferred = false;
-                    pane.watched_again_at = Some(now);
-                    pane.update_watch(os);
-                    pane.term.settle();
+                    pane.watch_again(os, now);
                     Look::Done
                 } else if queued <= probe.queued {
                     Look::Quiet(queued)
