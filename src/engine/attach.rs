@@ -494,7 +494,7 @@ impl Engine {
 
     /// Counts clients per session, sizes windows and redraws everyone.
     fn sync_clients(&mut self) {
-        for s in &mut self.sessions {
+        for s in self.sessions.iter_mut() {
             s.attached = self
                 .clients
                 .list

@@ -119,7 +119,7 @@ impl Ctx<'_> {
 
 pub struct Engine {
     pub host: Box<dyn Host>,
-    pub sessions: Vec<Session>,
+    pub sessions: session::Sessions,
     next_session: u32,
     next_window: u32,
     next_pane: u32,
@@ -185,7 +185,7 @@ impl Engine {
         let shell = host.user_shell(environ.get("SHELL").map(String::as_str));
         Engine {
             host,
-            sessions: Vec::new(),
+            sessions: session::Sessions::default(),
             next_session: 0,
             next_window: 0,
             next_pane: 0,

@@ -8,11 +8,58 @@
 //! removed); window indices within a session are unique and `windows` is ordered by them;
 //! `current` names an existing window; the last-window stack holds only ids of the session's
 //! windows, none of them current, each once.
+//!
+//! [`Sessions`] is the server's list of sessions, in the order they were made. It finds a
+//! session by name through a map of where each name was last seen, checked before use: names
+//! are unique, so an entry that still names its session is the answer, and a stale one (the
+//! session was renamed, removed or moved in the list) costs the search it replaces. Nothing
+//! that changes the list has to keep the map up to date.
 
 use super::options::OptionSet;
 use super::pane::Pane;
-use std::collections::{BTreeMap, BTreeSet};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::ops::{Deref, DerefMut};
 use std::rc::Rc;
+
+/// The sessions, with where each name was last found (see the module documentation).
+#[derive(Default)]
+pub struct Sessions {
+    list: Vec<Session>,
+    /// Name to position in `list`; an entry may be stale and is checked before use.
+    places: RefCell<HashMap<String, usize>>,
+}
+
+impl Sessions {
+    /// The position of the session with exactly this name. With 10,000 sessions a search of
+    /// the list was most of the time `has-session` took (bench/max_sessions.sh).
+    pub fn position_of_name(&self, name: &str) -> Option<usize> {
+        let cached = self.places.borrow().get(name).copied();
+        if let Some(i) = cached.filter(|&i| self.list.get(i).is_some_and(|s| s.name == name)) {
+            return Some(i);
+        }
+        let found = self.list.iter().position(|s| s.name == name);
+        let mut places = self.places.borrow_mut();
+        match found {
+            Some(i) => places.insert(name.to_string(), i),
+            None => places.remove(name),
+        };
+        found
+    }
+}
+
+impl Deref for Sessions {
+    type Target = Vec<Session>;
+    fn deref(&self) -> &Vec<Session> {
+        &self.list
+    }
+}
+
+impl DerefMut for Sessions {
+    fn deref_mut(&mut self) -> &mut Vec<Session> {
+        &mut self.list
+    }
+}
 
 pub struct Window {
     pub id: u32,

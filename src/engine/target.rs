@@ -16,7 +16,7 @@
 //! Errors are tmux's: `can't find session: X`, `can't find window: X`, `can't find pane: X`,
 //! `can't specify pane here`, `no current target`, `no mouse target`, `no marked target`.
 
-use super::session::Session;
+use super::session::{Session, Sessions};
 
 /// What a command's `-t` must resolve to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,12 +78,12 @@ fn parse_id(s: &str, sigil: char) -> Option<u32> {
 }
 
 /// Finds a session by name as tmux does (`exact` for `=name`).
-pub fn find_session(sessions: &[Session], name: &str, exact: bool) -> Option<usize> {
+pub fn find_session(sessions: &Sessions, name: &str, exact: bool) -> Option<usize> {
     if name.starts_with('$') {
         let id = parse_id(name, '$')?;
         return sessions.iter().position(|s| s.id == id);
     }
-    if let Some(i) = sessions.iter().position(|s| s.name == name) {
+    if let Some(i) = sessions.position_of_name(name) {
         return Some(i);
     }
     if exact {
@@ -271,7 +271,7 @@ pub struct IndexTarget {
 
 /// Resolves `target` (or the current target when `None`) to what a command of `kind` needs.
 pub fn resolve(
-    sessions: &[Session],
+    sessions: &Sessions,
     target: Option<&str>,
     kind: Kind,
     calling_pane: Option<u32>,
@@ -288,7 +288,7 @@ pub fn resolve(
 /// `new-window -t`): `sess:5` with no window 5 is index 5, `:+1` the index after the current
 /// window's.
 pub fn resolve_index(
-    sessions: &[Session],
+    sessions: &Sessions,
     target: Option<&str>,
     calling_pane: Option<u32>,
 ) -> Result<IndexTarget, String> {
@@ -296,7 +296,7 @@ pub fn resolve_index(
 }
 
 fn find(
-    sessions: &[Session],
+    sessions: &Sessions,
     target: Option<&str>,
     kind: Kind,
     index_ok: bool,

@@ -651,6 +651,34 @@ fn sessions_a_b_c(e: &mut Engine) -> [IoId; 3] {
 }
 
 #[test]
+fn sessions_are_found_by_name_after_renames_removals_and_new_sessions() {
+    let (mut e, _world) = engine("/bin/sh");
+    sessions_a_b_c(&mut e);
+    let id_of =
+        |e: &mut Engine, name: &str| ok(e, &["display-message", "-p", "-t", name, "#{session_id}"]);
+    // Every name is looked up once, so the places of a, b and c are remembered.
+    assert_eq!(id_of(&mut e, "a"), "$0\n");
+    assert_eq!(id_of(&mut e, "b"), "$1\n");
+    assert_eq!(id_of(&mut e, "c"), "$2\n");
+    // a goes: b and c move up the list, and their remembered places are stale.
+    ok(&mut e, &["kill-session", "-t", "a"]);
+    assert_eq!(id_of(&mut e, "c"), "$2\n");
+    assert_eq!(id_of(&mut e, "b"), "$1\n");
+    assert_eq!(run(&mut e, &["has-session", "-t", "=a"]).code, 1);
+    // b takes the name a; a new session takes the name b at b's old place in the list.
+    ok(&mut e, &["rename-session", "-t", "b", "a"]);
+    ok(&mut e, &["new-session", "-d", "-s", "b", "started"]);
+    assert_eq!(id_of(&mut e, "=a:"), "$1\n");
+    assert_eq!(id_of(&mut e, "=b:"), "$3\n");
+    assert_eq!(id_of(&mut e, "=c:"), "$2\n");
+    let reply = run(&mut e, &["rename-session", "-t", "c", "b"]);
+    assert_eq!(
+        String::from_utf8_lossy(&reply.err),
+        "duplicate session: b\n"
+    );
+}
+
+#[test]
 fn windows_whose_programs_wrote_take_their_programs_names() {
     let (mut e, world) = engine("/bin/sh");
     let [_, b, c] = sessions_a_b_c(&mut e);

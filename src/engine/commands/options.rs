@@ -416,7 +416,7 @@ fn set_common(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args, entry: Entry) -> R
 /// Windows follow their automatic-rename option.
 fn sync_automatic_rename(e: &mut Engine) {
     let global = e.options.window.get("automatic-rename").cloned();
-    for s in &mut e.sessions {
+    for s in e.sessions.iter_mut() {
         for w in &mut s.windows {
             let v = w
                 .window_options("automatic-rename")
