@@ -57,6 +57,9 @@ pub struct ColdStore {
     free: BTreeMap<u64, u64>,
     end: u64,
     live: u64,
+    /// zstd's compression context, kept from the first put of a sweep to its end: making one
+    /// for each 8 KB screen took 38 us a put instead of 25.
+    compressor: Option<zstd::bulk::Compressor<'static>>,
 }
 
 impl Default for ColdStore {
@@ -72,12 +75,19 @@ impl ColdStore {
             free: BTreeMap::new(),
             end: 0,
             live: 0,
+            compressor: None,
         }
     }
 
     /// Compresses a frozen chunk into the store. On failure the caller keeps the chunk.
     pub fn put(&mut self, chunk: &[u8]) -> io::Result<ColdRef> {
-        let packed = zstd::bulk::compress(chunk, ZSTD_LEVEL)?;
+        let compressor = match &mut self.compressor {
+            Some(c) => c,
+            None => self
+                .compressor
+                .insert(zstd::bulk::Compressor::new(ZSTD_LEVEL)?),
+        };
+        let packed = compressor.compress(chunk)?;
         let len = packed.len() as u64;
         let offset = self.allocate(len);
         if let Err(e) = self.file.write_at(offset, &packed) {
@@ -90,6 +100,12 @@ impl ColdStore {
             len: len as u32,
             raw_len: chunk.len() as u32,
         })
+    }
+
+    /// The puts of a sweep are done: the compression context goes (it holds a working space
+    /// sized for the largest screen it compressed).
+    pub fn end_sweep(&mut self) {
+        self.compressor = None;
     }
 
     /// Takes a chunk back out of the store (its extent is freed).

@@ -155,6 +155,7 @@ impl Engine {
             self.freezer.frozen.pop_front();
             self.make_cold(id, at);
         }
+        self.cold.end_sweep();
     }
 
     /// Freezes a hot pane's screen if it has been quiet. Returns whether it stays hot.
