@@ -8,8 +8,11 @@
 #   cat     cat of the 5.4 MB coloured log (examples/gen_colour_log): large writes
 #   prompt  a prompt, 50 ms of quiet, then seq 1 200000 (timed): a program that floods its
 #           terminal right after a little output, as a command run from a shell does
+#   blank   a prompt, 50 ms of quiet, then 100,000 empty lines from Python, a write each
+#           (timed): the flood of the shortest writes, which fills a socket with the fewest
+#           bytes (zeropty's known slow case, see src/engine/reads.rs)
 #
-#     bench/line_writer.sh [seq|python|cat|prompt ...]     # default: all four
+#     bench/line_writer.sh [seq|python|cat|prompt|blank ...]     # default: all five
 #
 # Needs tmux, python3, and zeropty built (cargo build --release --bins --examples).
 set -euo pipefail
@@ -26,6 +29,7 @@ writer() { # KIND: the command that writes
 	seq | prompt) echo "seq 1 200000" ;;
 	python) echo "python3 -c 'for i in range(100000): print(i, flush=True)'" ;;
 	cat) echo "cat $work/colour.log" ;;
+	blank) printf '%s\n' "python3 -c 'import os; [os.write(1, b\"\\n\") for i in range(100000)]'" ;;
 	esac
 }
 
@@ -34,7 +38,7 @@ run() {
 	local out=$work/took cmd
 	rm -f "$out"
 	cmd=""
-	[ "$2" = prompt ] && cmd="printf '\$ '; sleep 0.05; "
+	case $2 in prompt | blank) cmd="printf '\$ '; sleep 0.05; " ;; esac
 	cmd+="s=\$(date +%s%N); $(writer "$2"); e=\$(date +%s%N); echo \$(((e - s) / 1000000)) >$out; exec sleep 100"
 	case $1 in
 	tmux) tmux -L lw -f /dev/null new-session -d -x 220 -y 80 "$cmd" ;;
@@ -48,7 +52,7 @@ run() {
 	esac
 }
 
-[ $# -gt 0 ] || set -- seq python cat prompt
+[ $# -gt 0 ] || set -- seq python cat prompt blank
 echo "bench/line_writer.sh $*: $(date -u '+%Y-%m-%d %H:%M UTC'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "writer's own time, ms, per round (tmux first in each round)"
 for kind in "$@"; do

@@ -116,6 +116,9 @@ pub struct Pane {
     pub watched_again_at: Option<u64>,
     /// Bytes read since the pane's batch interval began (decides `busy`).
     pub interval_bytes: usize,
+    /// Bytes its last boundary read found, with what was read earlier in that interval: a
+    /// pane that had next to nothing is asked about at a late look (see `engine::reads`).
+    pub last_interval_bytes: usize,
     /// Whether the screen is hot, frozen or cold, and since when.
     pub fold: super::freezer::Fold,
     /// Where the pane lists itself when its program writes or ends (set by the engine that
@@ -173,6 +176,7 @@ impl Pane {
             deferred: false,
             busy: false,
             interval_bytes: 0,
+            last_interval_bytes: 0,
             fold: Default::default(),
             arrivals: None,
             arrival_listed: false,

@@ -19,9 +19,10 @@
 //! program's side is (`Programs::output_fill`, from the kernel's socket diagnostics), and at
 //! [`BUSY_FILL`] percent the pane is busy. While the queue keeps growing without filling the
 //! socket the pane is looked at again, each time twice as long after; once it stops, every
-//! [`LATE_LOOK_MS`] until the boundary, where a queue that grew by [`LATE_FLOOD_BYTES`] is read:
-//! a program that writes a frame and stops costs a few looks (one `ioctl` each, in shared
-//! wakeups), and one quiet at a look that then floods its socket waits [`LATE_LOOK_MS`] at most.
+//! [`LATE_LOOK_MS`] until the boundary, where a queue that grew by [`LATE_FLOOD_BYTES`] is read
+//! (and one that grew by [`LATE_ASK_BYTES`] and fills its socket is busy): a program that writes
+//! a frame and stops costs a few looks (one `ioctl` each, in shared wakeups), and one quiet at a
+//! look that then floods its socket waits [`LATE_LOOK_MS`] at most.
 //!
 //! A program that writes each frame at once and then nothing until the next (its last boundary
 //! read found nothing, `Pane::silent_after_frames`) has its frames read when reported and stays
@@ -82,9 +83,18 @@ pub const LATE_LOOK_MS: u64 = 50;
 /// 1,370 writes, 8 KB; agents add less in 50 ms (Claude Code writes 2.8 KB a second on
 /// average). Reading every queue that grew by [`FILL_MIN_BYTES`] took 400 agent replays from
 /// 4.3% to 5.0% of a core, this from 4.5% to 4.8% (`BASE= ROUNDS=3 bench/scale.sh cast 400`).
-/// A program writing lines of a byte or two can fill its socket with less and then waits for
-/// the boundary.
+/// A program writing lines of a byte or two fills its socket with less: see [`LATE_ASK_BYTES`].
 pub const LATE_FLOOD_BYTES: usize = 8 << 10;
+
+/// What a queue must have grown by since the last late look for the engine to ask the host
+/// how full the program's side is (when it grew by less than [`LATE_FLOOD_BYTES`]), if the
+/// pane's last interval read next to nothing ([`FILL_MIN_BYTES`]): a command starting after a
+/// prompt, not an agent at work. A prompt, then 100,000 empty lines a write each: the writer
+/// filled its 2 MiB socket with 2.7 KB and waited for the boundary, 358 to 404 ms (once
+/// 1,291) against tmux's 227 to 286 (`bench/line_writer.sh blank`); at the kernel's default
+/// cap a socket holds about 550 such writes. Asking about every pane that grew by this much
+/// took 400 agent replays from 4.9% to 6.1% of a core (1,000 kernel asks in 10 s to 16,700).
+pub const LATE_ASK_BYTES: usize = 512;
 
 /// Fewer bytes than this queued cannot be filling the program's side: a socket is charged 766
 /// bytes a write whatever its length (278 writes of 1, 5 or 50 bytes filled one of the
@@ -329,9 +339,10 @@ impl Engine {
 
     /// Every [`LATE_LOOK_MS`] until the boundary, the quiet deferred panes are looked at for a
     /// flood: a queue that grew by [`LATE_FLOOD_BYTES`] since the last look is read (which
-    /// frees a writer that filled its socket, or is about to) and probed again from the start.
-    /// Agents' frames add less than that in the interval and wait for the boundary. Returns
-    /// whether a program's output reached its end.
+    /// frees a writer that filled its socket, or is about to) and probed again from the start;
+    /// one that grew by [`LATE_ASK_BYTES`] and fills its socket (a flood of the shortest
+    /// writes) is busy. Agents' frames add less than that in the interval and wait for the
+    /// boundary. Returns whether a program's output reached its end.
     fn look_late(&mut self) -> bool {
         let now = self.host.now_ms();
         if self.reads.late_at.is_none_or(|t| now < t) {
@@ -348,11 +359,17 @@ impl Engine {
                     pane.take_pending(os, now);
                     ended |= pane.eof;
                     Look::Again(0)
+                } else if queued >= look.queued + LATE_ASK_BYTES
+                    && pane.last_interval_bytes < FILL_MIN_BYTES
+                    && filling(pane, os, false)
+                {
+                    Look::Busy(read_busy(pane, os, now))
                 } else {
                     Look::Quiet(queued)
                 }
             });
             match outcome {
+                Some(Look::Busy(newly)) => self.reads.note_busy(look.pane_id, newly, now),
                 Some(Look::Again(queued)) => {
                     self.reads.probe(Probe {
                         pane_id: look.pane_id,
@@ -440,6 +457,7 @@ impl Engine {
                     // to 10.3 KB on average, CPU unchanged; `BASE=` bench/scale.sh cast 400).
                     pane.term.settle();
                 }
+                pane.last_interval_bytes = pane.interval_bytes;
                 pane.interval_bytes = 0;
                 pane.busy = busy;
                 busy

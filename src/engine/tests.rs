@@ -434,6 +434,55 @@ fn a_writer_that_speeds_up_after_the_first_look_is_caught_before_the_boundary() 
 }
 
 #[test]
+fn a_program_quiet_at_its_look_that_then_fills_its_socket_with_short_writes_is_busy_then() {
+    let (mut e, world, io) = reported(b"$ ", 1);
+    world.borrow_mut().now = 1_005;
+    e.tick();
+    // Empty lines, a write each: the socket is full with fewer bytes than a flood is read
+    // for, so the kernel is asked, and the pane is busy at the late look.
+    world.borrow_mut().program_writes(io, &[b'\n'; 2_700]);
+    world.borrow_mut().fill.insert(io, 100);
+    world.borrow_mut().now = 1_050;
+    e.tick();
+    assert_eq!(world.borrow().fill_asks, 1);
+    assert!(e.panes().next().unwrap().busy);
+    assert!(
+        world.borrow().output[&io].is_empty(),
+        "read at the late look"
+    );
+    assert!(world.borrow().watching_output(io));
+
+    // The same bytes from a program that wrote them as a frame (its socket far from full):
+    // left for the boundary.
+    let (mut e, world, io) = reported(b"$ ", 1);
+    world.borrow_mut().now = 1_005;
+    e.tick();
+    world.borrow_mut().program_writes(io, &[b'x'; 2_700]);
+    world.borrow_mut().fill.insert(io, 3);
+    world.borrow_mut().now = 1_050;
+    e.tick();
+    assert_eq!(world.borrow().fill_asks, 1);
+    assert!(!e.panes().next().unwrap().busy);
+    assert_eq!(world.borrow().output[&io].len(), 2_702, "not read");
+
+    // A program at work (its last interval read more than a spinner's frame) is not asked
+    // about: its frames wait for the boundary.
+    tick_at(&mut e, &world, &[1_100, 1_150, 1_200]);
+    assert!(
+        world.borrow().output[&io].is_empty(),
+        "read at the boundary"
+    );
+    world.borrow_mut().now = 1_210;
+    world.borrow_mut().program_writes(io, b"*");
+    e.io_event(io, IoEvent::Readable);
+    tick_at(&mut e, &world, &[1_215]);
+    world.borrow_mut().program_writes(io, &[b'y'; 2_700]);
+    tick_at(&mut e, &world, &[1_250]);
+    assert_eq!(world.borrow().fill_asks, 1);
+    assert_eq!(world.borrow().output[&io].len(), 2_701, "not read");
+}
+
+#[test]
 fn a_program_quiet_at_its_look_that_then_floods_is_read_at_the_next_late_look() {
     let (mut e, world, io) = reported(b"$ ", 1);
     world.borrow_mut().now = 1_005;
