@@ -15,7 +15,8 @@ calls=${2:-200}
 here=$(cd "$(dirname "$0")/.." && pwd)
 bin=${ZEROPTY_BIN:-$here/target/release/zeropty}
 so=${ZEROPTY_BASH_SO:-$here/target/release/zeropty_bash.so}
-export PATH="$(dirname "$bin"):$PATH"
+PATH="$(dirname "$bin"):$PATH"
+export PATH
 work=$(mktemp -d)
 export ZEROPTY_TMPDIR=$work TMUX_TMPDIR=$work
 trap 'tmux -L bench kill-server 2>/dev/null; "$bin" kill-server 2>/dev/null; rm -rf "$work"' EXIT

@@ -433,17 +433,24 @@ fn a_writer_that_speeds_up_after_the_first_look_is_caught_before_the_boundary() 
     assert_eq!(e.next_deadline(), Some(1_050), "a late look, not a probe");
 }
 
-#[test]
-fn a_program_quiet_at_its_look_that_then_fills_its_socket_with_short_writes_is_busy_then() {
+/// A program that printed a prompt, was quiet at its probe, and has written `bytes` (its side
+/// of the socket `fill` percent full) by the first late look, which has just happened.
+fn prompt_then_at_late_look(bytes: &[u8], fill: u32) -> (Engine, Rc<RefCell<World>>, IoId) {
     let (mut e, world, io) = reported(b"$ ", 1);
     world.borrow_mut().now = 1_005;
     e.tick();
-    // Empty lines, a write each: the socket is full with fewer bytes than a flood is read
-    // for, so the kernel is asked, and the pane is busy at the late look.
-    world.borrow_mut().program_writes(io, &[b'\n'; 2_700]);
-    world.borrow_mut().fill.insert(io, 100);
+    world.borrow_mut().program_writes(io, bytes);
+    world.borrow_mut().fill.insert(io, fill);
     world.borrow_mut().now = 1_050;
     e.tick();
+    (e, world, io)
+}
+
+#[test]
+fn a_program_quiet_at_its_look_that_then_fills_its_socket_with_short_writes_is_busy_then() {
+    // Empty lines, a write each: the socket is full with fewer bytes than a flood is read
+    // for, so the kernel is asked, and the pane is busy at the late look.
+    let (e, world, io) = prompt_then_at_late_look(&[b'\n'; 2_700], 100);
     assert_eq!(world.borrow().fill_asks, 1);
     assert!(e.panes().next().unwrap().busy);
     assert!(
@@ -454,13 +461,7 @@ fn a_program_quiet_at_its_look_that_then_fills_its_socket_with_short_writes_is_b
 
     // The same bytes from a program that wrote them as a frame (its socket far from full):
     // left for the boundary.
-    let (mut e, world, io) = reported(b"$ ", 1);
-    world.borrow_mut().now = 1_005;
-    e.tick();
-    world.borrow_mut().program_writes(io, &[b'x'; 2_700]);
-    world.borrow_mut().fill.insert(io, 3);
-    world.borrow_mut().now = 1_050;
-    e.tick();
+    let (mut e, world, io) = prompt_then_at_late_look(&[b'x'; 2_700], 3);
     assert_eq!(world.borrow().fill_asks, 1);
     assert!(!e.panes().next().unwrap().busy);
     assert_eq!(world.borrow().output[&io].len(), 2_702, "not read");
