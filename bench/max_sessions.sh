@@ -11,7 +11,8 @@
 # Then, for each server: every session answers has-session (zeropty through the bash builtin,
 # one connection; tmux through chained has-session commands), a sample of SAMPLE sessions
 # shows exactly what its program printed (capture-pane -p), and the script reports the time
-# to create them and to ask every one, the server's PSS (/proc/PID/smaps_rollup), open
+# to create them and to ask every one, the server's CPU (ms) for asking every one and for
+# asking every one again, the server's PSS (/proc/PID/smaps_rollup), open
 # descriptors and child processes, and the system's MemAvailable drop and Slab growth from
 # before the server started (these include the session programs). After kill-server no
 # session program may remain.
@@ -45,6 +46,10 @@ meminfo() { # FIELD: its value in KiB
 }
 pss() { # PID: its PSS in KiB
 	awk '$1 == "Pss:" { print $2 }' "/proc/$1/smaps_rollup"
+}
+cpu_ms() { # PID: its user and system CPU so far, ms (fields counted after the command name,
+	# which may hold spaces: "tmux: server")
+	awk -v hz="$(getconf CLK_TCK)" '{ sub(/.*\) /, ""); printf "%d\n", ($12 + $13) * 1000 / hz }' "/proc/$1/stat"
 }
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 seconds() { printf '%d.%d' $(($1 / 1000)) $(($1 % 1000 / 100)); } # MS as seconds
@@ -92,6 +97,17 @@ answers_builtin() {
 	echo "$ok"
 }
 
+# answers NAME N RUN...: how many of s0..s(N-1) answer, asked as NAME's server is asked.
+answers() {
+	local name=$1 n=$2
+	shift 2
+	if [ "$name" = zeropty ]; then
+		answers_builtin "$n"
+	else
+		answers_all "$n" "$@"
+	fi
+}
+
 # captures N RUN...: how many of SAMPLE sessions spread over s0..s(N-1) show exactly
 # "idle K" as their screen.
 captures() {
@@ -127,12 +143,14 @@ measure() {
 	local avail_kb=$((avail0 - $(meminfo MemAvailable)))
 	local slab_kb=$(($(meminfo Slab) - slab0))
 	t1=$(now_ms)
-	if [ "$name" = zeropty ]; then
-		answered=$(answers_builtin "$n")
-	else
-		answered=$(answers_all "$n" "$@")
-	fi
+	local c0 c1 c2
+	c0=$(cpu_ms "$pid")
+	answered=$(answers "$name" "$n" "$@")
 	t2=$(now_ms)
+	c1=$(cpu_ms "$pid")
+	# Asked again: what the server spends per command once it has answered each session.
+	answers "$name" "$n" "$@" >/dev/null
+	c2=$(cpu_ms "$pid")
 	shown=$(captures "$n" "$@")
 	local programs
 	programs=$(ps --ppid "$pid" -o pid=)
@@ -147,9 +165,9 @@ measure() {
 		((left == 0)) && break
 		sleep 0.5
 	done
-	printf '%-8s %8s %8s %8s %8s %8s %8s %8s %8s %12s %8s\n' "$name" "$n" \
-		"$(seconds "$create_ms")" "$answered" "$(seconds $((t2 - t1)))" "$shown" \
-		"$pss_kb" "$fds" "$procs" "$avail_kb" "$slab_kb"
+	printf '%-8s %8s %8s %8s %8s %9s %9s %8s %8s %8s %8s %12s %8s\n' "$name" "$n" \
+		"$(seconds "$create_ms")" "$answered" "$(seconds $((t2 - t1)))" "$((c1 - c0))" \
+		"$((c2 - c1))" "$shown" "$pss_kb" "$fds" "$procs" "$avail_kb" "$slab_kb"
 	((left == 0)) || echo "bench/max_sessions.sh: $name: $left session programs left behind" >&2
 	[ "$answered" = "$n" ] || echo "bench/max_sessions.sh: $name: only $answered of $n answered" >&2
 }
@@ -157,7 +175,7 @@ measure() {
 echo "limits: open files soft $(ulimit -Sn) hard $(ulimit -Hn), pid_max $(cat /proc/sys/kernel/pid_max)," \
 	"pty.max $(cat /proc/sys/kernel/pty/max), pty.reserve $(cat /proc/sys/kernel/pty/reserve);" \
 	"cap $cap, batches of $batch"
-printf '%-8s %8s %8s %8s %8s %8s %8s %8s %8s %12s %8s\n' server sessions create_s answered \
-	answer_s captured PSS_KiB fds children MemAvail-KiB Slab+KiB
+printf '%-8s %8s %8s %8s %8s %9s %9s %8s %8s %8s %8s %12s %8s\n' server sessions create_s \
+	answered answer_s answer_ms again_ms captured PSS_KiB fds children MemAvail-KiB Slab+KiB
 measure tmux "${tmux[@]}"
 measure zeropty "$bin"

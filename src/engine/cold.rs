@@ -58,7 +58,8 @@ pub struct ColdStore {
     end: u64,
     live: u64,
     /// zstd's compression context, kept from the first put of a sweep to its end: making one
-    /// for each 8 KB screen took 38 us a put instead of 25.
+    /// for each screen took a put of Claude Code's last screen 97 us instead of 67
+    /// (examples/cold_store).
     compressor: Option<zstd::bulk::Compressor<'static>>,
 }
 

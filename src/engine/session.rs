@@ -32,7 +32,7 @@ pub struct Sessions {
 
 impl Sessions {
     /// The position of the session with exactly this name. With 10,000 sessions a search of
-    /// the list was most of the time `has-session` took (bench/max_sessions.sh).
+    /// the list was about half of the server's work for a `has-session` (bench/max_sessions.sh).
     pub fn position_of_name(&self, name: &str) -> Option<usize> {
         let cached = self.places.borrow().get(name).copied();
         if let Some(i) = cached.filter(|&i| self.list.get(i).is_some_and(|s| s.name == name)) {
