@@ -2,10 +2,18 @@
 //! them through the engine and writes reply lines, while the same loop moves every session's
 //! output and input.
 //!
-//! One thread and one epoll serve every session, client and timer. A turn of the loop waits
-//! for readiness (or the engine's next deadline), hands pane events to the engine, serves
-//! clients in arrival order, then checks whether the server should stop (no sessions left and
-//! no client connected, as tmux's exit-empty; or kill-server).
+//! One thread serves every session, client and timer. A turn of the loop waits for readiness
+//! (or the engine's next deadline), hands pane events to the engine, serves clients in arrival
+//! order, then checks whether the server should stop (no sessions left and no client
+//! connected, as tmux's exit-empty; or kill-server).
+//!
+//! Programs' terminals wake the loop at most once every [`GATHER_MS`]: they sit in an epoll set
+//! of their own (the host's `gathered` set), watched once from the loop's set. When it reports,
+//! the loop takes every ready terminal and leaves the set unwatched until the next multiple of
+//! [`GATHER_MS`], then takes what came meanwhile, or watches the set again if nothing did. A
+//! program that writes after a quiet spell is heard at once; hundreds writing frames at their
+//! own moments share a wakeup. Terminals someone waits on (see `Watch::prompt`) are in the
+//! loop's set itself, reported at once.
 //!
 //! A request may have to wait for its reply (`wait-for`): the engine answers it later
 //! ([`Engine::take_finished`]) and the client's later lines wait unread in its buffer, so
@@ -27,7 +35,7 @@ use crate::sys::children::Children;
 use crate::sys::cold_file::Memfd;
 use crate::sys::fd;
 use crate::sys::host_os::{HostOs, TOKEN_EXIT, TOKEN_KIND, TOKEN_PIPE, TOKEN_TERMINAL};
-use crate::sys::poll::{Epoll, READABLE, WRITABLE};
+use crate::sys::poll::{Epoll, Event, ONCE, READABLE, WRITABLE};
 use crate::sys::socket;
 use std::collections::{BTreeMap, HashMap};
 use std::io;
@@ -38,6 +46,11 @@ use std::sync::Arc;
 
 const TOKEN_LISTENER: u64 = 3 << 56;
 const TOKEN_CLIENT: u64 = 4 << 56;
+/// The set of programs' terminals whose reports the loop gathers.
+const TOKEN_GATHERED: u64 = 6 << 56;
+
+/// The shortest time between two takes of the gathered terminals' reports (ms).
+pub const GATHER_MS: u64 = 20;
 
 /// How the server was asked to start.
 pub struct ServeOptions {
@@ -114,6 +127,12 @@ impl Client {
 
 pub struct Server {
     epoll: Rc<Epoll>,
+    /// Programs' terminals not wanted at once (watched from `epoll` as [`TOKEN_GATHERED`]).
+    gathered: Rc<Epoll>,
+    /// When the gathered terminals are next taken, while their set is not watched.
+    gather_at: Option<u64>,
+    /// When a take of the gathered terminals last found any (monotonic ms).
+    gathered_at: Option<u64>,
     /// `None` once the server has decided to exit: new connections are then refused at
     /// once instead of waiting in the backlog for a server that will not answer.
     listener: Option<OwnedFd>,
@@ -161,7 +180,12 @@ pub fn serve(opts: ServeOptions) -> Result<(), String> {
         .file_name()
         .map_or("default".into(), |n| n.to_string_lossy().into_owned());
     let state = dir.join(format!(".{name}.{}.state", std::process::id()));
-    let host = HostOs::new(epoll.clone(), state.clone(), shim).map_err(|e| e.to_string())?;
+    let gathered = Rc::new(Epoll::new().map_err(|e| e.to_string())?);
+    epoll
+        .add(gathered.raw_fd(), TOKEN_GATHERED, READABLE | ONCE)
+        .map_err(|e| e.to_string())?;
+    let host = HostOs::new(epoll.clone(), gathered.clone(), state.clone(), shim)
+        .map_err(|e| e.to_string())?;
     let children = host.children();
     let mut environ: BTreeMap<String, String> = std::env::vars()
         .filter(|(k, _)| k != "ZEROPTY_READY_FD")
@@ -185,6 +209,9 @@ pub fn serve(opts: ServeOptions) -> Result<(), String> {
     engine.cold = cold_store();
     let mut server = Server {
         epoll,
+        gathered,
+        gather_at: None,
+        gathered_at: None,
         listener: Some(listener),
         engine,
         children,
@@ -270,7 +297,7 @@ impl Server {
                 .engine
                 .clients_deadline(|c| clients.get(&c).is_some_and(|c| c.outbuf.is_empty()));
             let now = self.engine.host.now_ms();
-            let timeout = [self.engine.next_deadline(), frames]
+            let timeout = [self.engine.next_deadline(), frames, self.gather_at]
                 .into_iter()
                 .flatten()
                 .min()
@@ -279,36 +306,13 @@ impl Server {
             let events = self.epoll.wait(timeout).map_err(|e| e.to_string())?;
             self.worked_since_release = true;
             for ev in events {
-                let kind = ev.token & TOKEN_KIND;
-                let id = ev.token & !TOKEN_KIND;
-                match kind {
-                    TOKEN_LISTENER => self.accept(),
-                    TOKEN_CLIENT => self.client_event(id, ev.readable || ev.hangup, ev.writable),
-                    TOKEN_TERMINAL => {
-                        self.engine.client_terminal_event(id);
-                        if ev.readable || ev.hangup {
-                            self.engine.io_event(id, IoEvent::Readable);
-                        }
-                        if ev.writable {
-                            self.engine.io_event(id, IoEvent::Writable);
-                        }
-                    }
-                    TOKEN_EXIT => {
-                        for id in self.children.collect() {
-                            self.engine.client_terminal_event(id);
-                            self.engine.io_event(id, IoEvent::Exited);
-                        }
-                    }
-                    TOKEN_PIPE => {
-                        if ev.readable || ev.hangup {
-                            self.engine.pipe_event(id, IoEvent::Readable);
-                        }
-                        if ev.writable {
-                            self.engine.pipe_event(id, IoEvent::Writable);
-                        }
-                    }
-                    _ => {}
-                }
+                self.handle(ev);
+            }
+            if self
+                .gather_at
+                .is_some_and(|t| self.engine.host.now_ms() >= t)
+            {
+                self.take_gathered(true);
             }
             self.engine.tick();
             if self.engine.kill_requested() {
@@ -328,6 +332,68 @@ impl Server {
                     return Ok(());
                 }
             }
+        }
+    }
+
+    fn handle(&mut self, ev: Event) {
+        let kind = ev.token & TOKEN_KIND;
+        let id = ev.token & !TOKEN_KIND;
+        match kind {
+            TOKEN_LISTENER => self.accept(),
+            TOKEN_CLIENT => self.client_event(id, ev.readable || ev.hangup, ev.writable),
+            TOKEN_GATHERED => self.take_gathered(false),
+            TOKEN_TERMINAL => {
+                self.engine.client_terminal_event(id);
+                if ev.readable || ev.hangup {
+                    self.engine.io_event(id, IoEvent::Readable);
+                }
+                if ev.writable {
+                    self.engine.io_event(id, IoEvent::Writable);
+                }
+            }
+            TOKEN_EXIT => {
+                for id in self.children.collect() {
+                    self.engine.client_terminal_event(id);
+                    self.engine.io_event(id, IoEvent::Exited);
+                }
+            }
+            TOKEN_PIPE => {
+                if ev.readable || ev.hangup {
+                    self.engine.pipe_event(id, IoEvent::Readable);
+                }
+                if ev.writable {
+                    self.engine.pipe_event(id, IoEvent::Writable);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Hands the gathered terminals' events to the engine. The set stays unwatched until the
+    /// next multiple of [`GATHER_MS`] if reports come close together: this take was due at
+    /// such a multiple (`due`) and found some, or the last take that found some was less than
+    /// [`GATHER_MS`] ago. Otherwise, or with none ready, it is watched again at once: a
+    /// program's first write after a quiet spell is often its prompt or its terminal's set-up,
+    /// and a flood that follows at once must be heard at once to be read as busy.
+    fn take_gathered(&mut self, due: bool) {
+        let events = self.gathered.wait(Some(0)).unwrap_or_default();
+        let now = self.engine.host.now_ms();
+        let close_together = due || self.gathered_at.is_some_and(|t| now < t + GATHER_MS);
+        if !events.is_empty() {
+            self.gathered_at = Some(now);
+        }
+        for ev in events.iter().copied() {
+            self.handle(ev);
+        }
+        if close_together && !events.is_empty() {
+            self.gather_at = Some((now / GATHER_MS + 1) * GATHER_MS);
+        } else {
+            // A terminal that became ready since the wait above makes the set ready, and
+            // watching a ready set reports it.
+            let _ = self
+                .epoll
+                .modify(self.gathered.raw_fd(), TOKEN_GATHERED, READABLE | ONCE);
+            self.gather_at = None;
         }
     }
 

@@ -1,6 +1,7 @@
 //! Sessions past the PTY limit: more sessions than `kernel.pty.max` allows pseudo-terminals,
 //! each costing the server one descriptor and the machine one process, all answering, their
-//! exits noticed, and nothing left behind after kill-server.
+//! exits noticed, and nothing left behind after kill-server. And many programs writing at
+//! their own moments waking the server far less often than they write.
 
 mod common;
 
@@ -178,4 +179,70 @@ fn sessions_past_the_pty_limit_cost_one_descriptor_and_one_process_each() {
     wait_until("every session program to end", || {
         programs.iter().all(|&pid| !alive(pid))
     });
+}
+
+fn voluntary_switches(pid: u32) -> usize {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status
+        .lines()
+        .find(|l| l.starts_with("voluntary_ctxt_switches:"))
+        .unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+/// Programs nobody waits on, each writing a frame a second at its own moment, share the
+/// server's wakeups: their reports are gathered, one take every 20 ms at most, instead of a
+/// wakeup for each frame. The server sleeps once per wakeup (a voluntary context switch), so
+/// 200 such programs over 3 s, 600 frames, must cost well under 600 switches (about 150 for
+/// the takes and a few dozen for the batch boundaries; 547 before they were gathered).
+#[test]
+fn programs_writing_at_their_own_moments_share_the_servers_wakeups() {
+    const N: usize = 200;
+    const WINDOW_S: u64 = 3;
+    let zp = Zp::new("gather").with_shell("/bin/sh");
+    // Frame k is k as 300 digits, on a line wide enough to hold it.
+    let program = "i=0; while :; do i=$((i+1)); printf '%0300d\\r\\n' $i; sleep 1; done";
+    let new_session = |i: usize| {
+        let name = format!("g{i}");
+        argv(&[
+            "new-session",
+            "-d",
+            "-s",
+            &name,
+            "-x",
+            "400",
+            "-y",
+            "10",
+            program,
+        ])
+    };
+    let first = new_session(0);
+    zp.ok(&first.iter().map(String::as_str).collect::<Vec<_>>());
+    let created = Conn::open(&zp).run(&(1..N).map(new_session).collect::<Vec<_>>());
+    assert!(created.iter().all(|(code, _)| *code == 0));
+    let server: u32 = zp
+        .ok(&["display-message", "-p", "#{pid}"])
+        .trim()
+        .parse()
+        .unwrap();
+    // Past their start, every program is silent between frames (read when reported).
+    std::thread::sleep(Duration::from_secs(4));
+    let before = voluntary_switches(server);
+    std::thread::sleep(Duration::from_secs(WINDOW_S));
+    let wakeups = voluntary_switches(server) - before;
+    let frames = N * WINDOW_S as usize;
+    eprintln!("{wakeups} server wakeups for about {frames} frames");
+    assert!(
+        wakeups < frames / 2,
+        "{wakeups} server wakeups for about {frames} frames"
+    );
+    // Each session shows its program's latest frame, of the seven or so written.
+    for i in (0..N).step_by(N / 10) {
+        let shown = zp.ok(&["capture-pane", "-p", "-t", &format!("=g{i}:")]);
+        let last = shown.lines().rfind(|l| !l.is_empty()).unwrap_or_default();
+        let frame: u32 = last.trim_start_matches('0').parse().unwrap_or(0);
+        assert!(last.len() == 300 && frame >= 5, "g{i}: {shown:?}");
+    }
+    zp.ok(&["kill-server"]);
+    wait_until("the server to exit", || !alive(server));
 }

@@ -89,6 +89,19 @@ pub trait Clock {
     fn wall_time(&self) -> i64;
 }
 
+/// What the engine wants to hear of a program's terminal (see [`Programs::watch`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Watch {
+    pub readable: bool,
+    pub writable: bool,
+    /// Someone waits on this terminal: an attached client shows it, its output is piped or
+    /// read as fast as it comes (a busy writer), or input waits to be written. Its events are
+    /// reported at once; a host may gather the others' over a short interval and report them
+    /// together, since their output waits for a batch boundary anyway and every reader drains
+    /// it first.
+    pub prompt: bool,
+}
+
 pub trait Programs {
     fn spawn(&mut self, req: &SpawnRequest) -> io::Result<Spawned>;
     /// Reads available output into the host's own buffer and lends it: empty is end of file,
@@ -106,11 +119,10 @@ pub trait Programs {
         let _ = io;
         None
     }
-    /// Whether the engine wants to hear when the terminal is readable and writable. A host
-    /// may watch once: after reporting an event it stops watching the terminal until
-    /// [`Programs::watch`] is called again (the engine calls it after every event it is told
-    /// of, and [`Programs::watch_fired`] first).
-    fn watch(&mut self, io: IoId, readable: bool, writable: bool);
+    /// What the engine wants to hear of the terminal. A host may watch once: after reporting
+    /// an event it stops watching the terminal until [`Programs::watch`] is called again (the
+    /// engine calls it after every event it is told of, and [`Programs::watch_fired`] first).
+    fn watch(&mut self, io: IoId, want: Watch);
     /// The host reported an event of `io` to the engine: a host that watches once knows its
     /// watch is spent, and the next [`Programs::watch`] renews it if still wanted.
     fn watch_fired(&mut self, io: IoId) {

@@ -25,7 +25,7 @@
 //! `bytes_read` counts them.
 
 use super::ldisc::{LdAction, LineDiscipline};
-use super::os::{Backend, IoId, Programs};
+use super::os::{Backend, IoId, Programs, Watch};
 use super::pipe::PanePipe;
 use super::tty::{eof_marker, MarkerScanner, Piece, ShimEvent, Termios};
 use crate::term::Terminal;
@@ -109,6 +109,9 @@ pub struct Pane {
     pub deferred: bool,
     /// The program writes faster than a batch interval holds: read as soon as it writes.
     pub busy: bool,
+    /// An attached client showed the pane when its output was last reported, so its events
+    /// are wanted at once (see [`Watch::prompt`]).
+    pub shown: bool,
     /// The last boundary read of this deferred pane found nothing: its program writes a frame
     /// and falls silent, so once a frame is read it may be watched again (see `engine::reads`).
     pub silent_after_frames: bool,
@@ -175,6 +178,7 @@ impl Pane {
             watched_again_at: None,
             deferred: false,
             busy: false,
+            shown: false,
             interval_bytes: 0,
             last_interval_bytes: 0,
             fold: Default::default(),
@@ -447,10 +451,14 @@ impl Pane {
     /// Asks the host for the events this pane needs now.
     pub fn update_watch(&mut self, os: &mut dyn Programs) {
         let Some(io) = self.io else { return };
-        let want_write = self.input_pending() > 0;
-        let want_read = !self.output_stopped && !self.eof && !self.deferred;
-        os.watch(io, want_read, want_write);
-        self.waiting_writable = want_write;
+        let writable = self.input_pending() > 0;
+        let want = Watch {
+            readable: !self.output_stopped && !self.eof && !self.deferred,
+            writable,
+            prompt: writable || self.busy || self.shown || self.pipe.is_some(),
+        };
+        os.watch(io, want);
+        self.waiting_writable = writable;
     }
 
     fn signal_pending(&mut self, os: &mut dyn Programs) {

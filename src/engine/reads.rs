@@ -32,6 +32,11 @@
 //! 16,000). One that writes again within that interval has frames in parts and waits for the
 //! boundaries again.
 //!
+//! The engine tells the host which terminals someone waits on (`Watch::prompt`: shown by an
+//! attached client, piped, busy, or with input to write). The host may hold back the others'
+//! events for a moment to report many together (the server: up to 20 ms), which changes what
+//! a frame read when reported costs, not what anyone sees.
+//!
 //! A queue of [`BUSY_BYTES`] when the pane reports output makes it busy at once, and where the
 //! host cannot tell how full the socket is (a PTY), a queue that grew by the probe does. A busy
 //! pane stays busy while it writes [`BUSY_INTERVAL_BYTES`] an interval. It is read as soon as it
@@ -211,9 +216,10 @@ impl Engine {
         let viewed = self.is_viewed(pane_id);
         let now = self.host.now_ms();
         let Some(verdict) = self.with_pane(pane_id, |pane, os, now| {
+            pane.shown = viewed;
             // Hangup is reported even while readability is not watched (a deferred pane):
             // read it now, or the loop would be woken for it until the boundary.
-            if pane.deferred || (!pane.busy && (viewed || pane.pipe.is_some())) {
+            if pane.deferred || (!pane.busy && (pane.shown || pane.pipe.is_some())) {
                 pane.drain_output(os, now);
                 return Verdict::Read;
             }

@@ -3,7 +3,7 @@
 //! engine's side of the host contract: when bytes reach programs, when output is read, what
 //! it asks the host to start.
 
-use super::os::{Backend, Clock, IoEvent, IoId, Programs, SpawnRequest, Spawned};
+use super::os::{Backend, Clock, IoEvent, IoId, Programs, SpawnRequest, Spawned, Watch};
 use super::pane::BUSY_BYTES;
 use super::{Engine, Reply, Request};
 use std::cell::RefCell;
@@ -22,6 +22,8 @@ struct World {
     /// Whether the engine watches each terminal for output, as it last asked (a terminal
     /// is watched from its start).
     watched_readable: HashMap<IoId, bool>,
+    /// Whether the engine wants each terminal's events reported at once, as it last asked.
+    prompt: HashMap<IoId, bool>,
     /// The monotonic clock (ms), moved by the test.
     now: u64,
     /// How full each program's side of its terminal is (percent), where the test says.
@@ -104,11 +106,10 @@ impl Programs for FakeHost {
         world.fill.get(&io).copied()
     }
 
-    fn watch(&mut self, io: IoId, readable: bool, _writable: bool) {
-        self.world
-            .borrow_mut()
-            .watched_readable
-            .insert(io, readable);
+    fn watch(&mut self, io: IoId, want: Watch) {
+        let mut world = self.world.borrow_mut();
+        world.watched_readable.insert(io, want.readable);
+        world.prompt.insert(io, want.prompt);
     }
     fn watch_fired(&mut self, io: IoId) {
         // As the real host: a reported terminal is watched again only when the engine asks.
@@ -861,4 +862,51 @@ fn a_late_look_that_reads_a_programs_end_ends_its_session_then() {
         "read at the late look"
     );
     assert_eq!(e.panes().count(), 0, "ended there, not at the boundary");
+}
+
+#[test]
+fn terminals_are_wanted_at_once_while_someone_waits_on_them() {
+    let (mut e, world) = engine("/bin/sh");
+    let io = session(&mut e);
+    let prompt = |world: &Rc<RefCell<World>>| world.borrow().prompt.get(&io).copied();
+    // Nobody shows it: its output waits for the boundary, and its events may be gathered.
+    world.borrow_mut().program_writes(io, b"$ ");
+    e.io_event(io, IoEvent::Readable);
+    assert_eq!(prompt(&world), Some(false));
+    e.tick();
+    // An attached client shows it: its next event makes it wanted at once.
+    let attach = Request {
+        argv: vec!["attach-session".into(), "-t".into(), "a".into()],
+        cwd: "/".into(),
+        client: Some(7),
+        terminal: Some(crate::protocol::ClientTerminal {
+            cols: 20,
+            rows: 6,
+            term: "xterm".into(),
+            tty: "/dev/pts/99".into(),
+            pid: 4242,
+            utf8: true,
+        }),
+        ..Request::default()
+    };
+    let reply = e.submit(&attach).unwrap();
+    assert_eq!(reply.code, 0, "{}", String::from_utf8_lossy(&reply.err));
+    world.borrow_mut().program_writes(io, b"x");
+    e.io_event(io, IoEvent::Readable);
+    assert!(world.borrow().output[&io].is_empty(), "shown: read at once");
+    assert_eq!(prompt(&world), Some(true));
+    // Detached, it goes back to being gathered at its next event.
+    ok(&mut e, &["detach-client", "-s", "a"]);
+    world.borrow_mut().program_writes(io, b"y");
+    e.io_event(io, IoEvent::Readable);
+    assert_eq!(prompt(&world), Some(false));
+    // A busy writer is read as it writes: wanted at once.
+    world.borrow_mut().now += super::reads::BATCH_INTERVAL_MS;
+    e.tick();
+    world
+        .borrow_mut()
+        .program_writes(io, &vec![b'z'; BUSY_BYTES]);
+    e.io_event(io, IoEvent::Readable);
+    assert!(e.panes().next().unwrap().busy);
+    assert_eq!(prompt(&world), Some(true));
 }

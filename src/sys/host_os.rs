@@ -1,9 +1,11 @@
 //! The engine's OS interface implemented over real descriptors: socketpair terminals with the
 //! shim preloaded (or pseudo-terminals, per session), one signalfd for every child's exit
-//! (`super::children`), one epoll for everything, the shared terminal state file. A session
-//! costs the server one descriptor, its terminal.
+//! (`super::children`), the loop's epoll set, the shared terminal state file. A session costs
+//! the server one descriptor, its terminal. Terminals whose events the engine wants at once
+//! (`Watch::prompt`) are in the loop's set; the others are in a set the loop gathers from (see
+//! `crate::server`), and a terminal moves between them when it is next watched.
 //!
-//! Tokens in the epoll carry what they belong to in their top byte: [`TOKEN_TERMINAL`] for a
+//! Tokens in the epoll sets carry what they belong to in their top byte: [`TOKEN_TERMINAL`] for a
 //! program's terminal (with the engine's `IoId` below), [`TOKEN_EXIT`] for the SIGCHLD
 //! signalfd, [`TOKEN_PIPE`] for a `pipe-pane` command, and the server's own kinds for its
 //! listener and clients. When [`TOKEN_EXIT`] is ready, [`Children::collect`] (through
@@ -25,7 +27,7 @@ use super::process::{self, Launch, SlotInit};
 use super::pty;
 use super::shim::StateFile;
 use super::sock_diag::SockDiag;
-use crate::engine::os::{Backend, Clock, IoId, PipeId, Programs, SpawnRequest, Spawned};
+use crate::engine::os::{Backend, Clock, IoId, PipeId, Programs, SpawnRequest, Spawned, Watch};
 use crate::engine::tty::{ENV_STATE, ENV_TOKEN, ENV_TTY};
 use std::collections::HashMap;
 use std::io;
@@ -64,12 +66,18 @@ struct Terminal {
     /// The epoll set watches it (its one-shot watch has not reported an event since it was
     /// last set).
     armed: bool,
+    /// It is in the loop's own set, reported at once, rather than in the set whose reports
+    /// the loop gathers (see [`Watch::prompt`]).
+    prompt: bool,
     /// The inode of the program's end of a socket terminal (for `output_fill`).
     program_end: Option<u32>,
 }
 
 pub struct HostOs {
+    /// The loop's set: exits, `pipe-pane` commands and prompt terminals.
     epoll: Rc<Epoll>,
+    /// The other terminals, reported when the loop gathers them.
+    gathered: Rc<Epoll>,
     terminals: HashMap<IoId, Terminal>,
     children: Rc<Children>,
     /// Our ends of open `pipe-pane` commands' sockets, numbered from the same counter as
@@ -89,13 +97,21 @@ pub struct HostOs {
 }
 
 impl HostOs {
-    /// A host whose children report their exits through `epoll` (as [`TOKEN_EXIT`]); it blocks
-    /// SIGCHLD in the calling thread (see `super::children`).
-    pub fn new(epoll: Rc<Epoll>, state_path: PathBuf, shim: PathBuf) -> io::Result<HostOs> {
+    /// A host whose children report their exits through `epoll` (as [`TOKEN_EXIT`]), as do
+    /// terminals whose events are wanted at once; the others' events go to `gathered`, which
+    /// the loop takes in its own time. It blocks SIGCHLD in the calling thread (see
+    /// `super::children`).
+    pub fn new(
+        epoll: Rc<Epoll>,
+        gathered: Rc<Epoll>,
+        state_path: PathBuf,
+        shim: PathBuf,
+    ) -> io::Result<HostOs> {
         let children = Rc::new(Children::new()?);
         epoll.add(children.raw_fd(), TOKEN_EXIT, READABLE)?;
         Ok(HostOs {
             epoll,
+            gathered,
             terminals: HashMap::new(),
             children,
             pipes: HashMap::new(),
@@ -178,6 +194,7 @@ impl HostOs {
             slot_index: Some(slot_index),
             interest: READABLE,
             armed: true,
+            prompt: false,
             program_end: Some(ino as u32),
         };
         Ok((terminal, spawned))
@@ -266,6 +283,7 @@ fn spawn_pty(req: &SpawnRequest, io: IoId, shim: &Path) -> io::Result<(Terminal,
         slot_index: None,
         interest: READABLE,
         armed: true,
+        prompt: false,
         program_end: None,
     };
     Ok((terminal, spawned))
@@ -291,7 +309,7 @@ impl Programs for HostOs {
             Backend::Pty => spawn_pty(req, io, &self.shim)?,
         };
         self.next_io += 1;
-        self.epoll.add(
+        self.gathered.add(
             terminal.fd.as_raw_fd(),
             TOKEN_TERMINAL | io,
             READABLE | ONCE,
@@ -321,24 +339,33 @@ impl Programs for HostOs {
         self.diag.as_ref()?.send_buffer_fill(ino)
     }
 
-    fn watch(&mut self, io: IoId, readable: bool, writable: bool) {
-        let interest = if readable { READABLE } else { 0 } | if writable { WRITABLE } else { 0 };
-        if let Some(t) = self.terminals.get_mut(&io) {
-            // A spent watch that is not wanted again costs nothing: a pane put off until the
-            // batch boundary stops being watched by the event that reported it.
-            let current = if t.armed {
-                t.interest == interest
-            } else {
-                interest == 0
-            };
-            if !current {
-                let _ = self
-                    .epoll
-                    .modify(t.fd.as_raw_fd(), TOKEN_TERMINAL | io, interest | ONCE);
-                t.armed = true;
-            }
-            t.interest = interest;
+    fn watch(&mut self, io: IoId, want: Watch) {
+        let interest =
+            if want.readable { READABLE } else { 0 } | if want.writable { WRITABLE } else { 0 };
+        let Some(t) = self.terminals.get_mut(&io) else {
+            return;
+        };
+        let (fd, token) = (t.fd.as_raw_fd(), TOKEN_TERMINAL | io);
+        // A spent watch that is not wanted again costs nothing: a pane put off until the
+        // batch boundary stops being watched by the event that reported it.
+        let current = if t.armed {
+            t.interest == interest
+        } else {
+            interest == 0
+        };
+        // A terminal changes sets when it is watched again, so a spent watch stays spent.
+        let moves = t.prompt != want.prompt && (t.armed || interest != 0);
+        let sets = [&self.gathered, &self.epoll]; // by `prompt`
+        if moves {
+            sets[t.prompt as usize].remove(fd);
+            let _ = sets[want.prompt as usize].add(fd, token, interest | ONCE);
+            t.prompt = want.prompt;
+            t.armed = true;
+        } else if !current {
+            let _ = sets[t.prompt as usize].modify(fd, token, interest | ONCE);
+            t.armed = true;
         }
+        t.interest = interest;
     }
 
     fn watch_fired(&mut self, io: IoId) {
@@ -349,7 +376,12 @@ impl Programs for HostOs {
 
     fn close(&mut self, io: IoId) {
         if let Some(t) = self.terminals.remove(&io) {
-            self.epoll.remove(t.fd.as_raw_fd());
+            let set = if t.prompt {
+                &self.epoll
+            } else {
+                &self.gathered
+            };
+            set.remove(t.fd.as_raw_fd());
             if let Some(i) = t.slot_index {
                 self.free_slots.push(i);
             }
@@ -566,8 +598,10 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("zp-hostos-pty-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let epoll = Rc::new(Epoll::new().unwrap());
+        let gathered = Rc::new(Epoll::new().unwrap());
         // The PTY backend preloads nothing, so the shim path is never opened.
-        let mut host = HostOs::new(epoll, dir.join("state"), dir.join("no-shim.so")).unwrap();
+        let state = dir.join("state");
+        let mut host = HostOs::new(epoll, gathered, state, dir.join("no-shim.so")).unwrap();
         let script = "trap 'stty size' WINCH; echo ready; while :; do sleep 0.05; done";
         let req = SpawnRequest {
             argv: vec!["/bin/sh".into(), "-c".into(), script.into()],

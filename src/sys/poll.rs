@@ -1,7 +1,8 @@
-//! One epoll instance for everything the host waits on: session sockets, client sockets, the
-//! listener, process exits (one signalfd) and timers (the wait's timeout). Level-triggered, so a
-//! descriptor whose events are not handled in one turn is reported again in the next; session
-//! terminals are watched [`ONCE`] and renewed by their owner after each event.
+//! An epoll set: what the loop waits on (client sockets, the listener, process exits through
+//! one signalfd, timers as the wait's timeout) and, in a set of their own watched from it,
+//! session terminals (see `crate::server`). Level-triggered, so a descriptor whose events are
+//! not handled in one turn is reported again in the next; session terminals and the set of
+//! them are watched [`ONCE`] and renewed by their owner after each event.
 
 use super::fd::cvt;
 use std::io;
@@ -38,6 +39,12 @@ impl Epoll {
             // SAFETY: fd was just created and is owned here.
             fd: unsafe { super::fd::owned(fd) },
         })
+    }
+
+    /// The set's own descriptor: readable while any of its descriptors is ready, so one set
+    /// can be watched from another.
+    pub fn raw_fd(&self) -> RawFd {
+        self.fd.as_raw_fd()
     }
 
     fn ctl(&self, op: libc::c_int, fd: RawFd, token: u64, interest: u32) -> io::Result<()> {
