@@ -665,7 +665,16 @@ impl Engine {
         let Some(si) = self.session_index(c.session) else {
             return;
         };
-        self.read_screen(self.sessions[si].current_window().pane.id);
+        let pane_id = self.sessions[si].current_window().pane.id;
+        self.read_screen(pane_id);
+        self.with_pane(pane_id, |pane, os, _| {
+            // Its events are wanted at once from now on, not from its next one (which then
+            // finds whether anyone still shows it).
+            if !pane.shown {
+                pane.shown = true;
+                pane.update_watch(os);
+            }
+        });
         let t = &self.sessions[si].current_window().pane.term;
         let (hsize, rows) = (t.history_size(), t.rows());
         if let Some(c) = self.clients.get_mut(conn) {

@@ -874,7 +874,7 @@ fn terminals_are_wanted_at_once_while_someone_waits_on_them() {
     e.io_event(io, IoEvent::Readable);
     assert_eq!(prompt(&world), Some(false));
     e.tick();
-    // An attached client shows it: its next event makes it wanted at once.
+    // An attached client shows it: wanted at once from the client's first frame.
     let attach = Request {
         argv: vec!["attach-session".into(), "-t".into(), "a".into()],
         cwd: "/".into(),
@@ -891,6 +891,12 @@ fn terminals_are_wanted_at_once_while_someone_waits_on_them() {
     };
     let reply = e.submit(&attach).unwrap();
     assert_eq!(reply.code, 0, "{}", String::from_utf8_lossy(&reply.err));
+    assert!(e.client_frame(7).is_some());
+    assert_eq!(
+        prompt(&world),
+        Some(true),
+        "drawn for a client: wanted at once"
+    );
     world.borrow_mut().program_writes(io, b"x");
     e.io_event(io, IoEvent::Readable);
     assert!(world.borrow().output[&io].is_empty(), "shown: read at once");
