@@ -7,10 +7,11 @@
 //! order, then checks whether the server should stop (no sessions left and no client
 //! connected, as tmux's exit-empty; or kill-server).
 //!
-//! Programs' terminals wake the loop at most once every [`GATHER_MS`]: they sit in an epoll set
-//! of their own (the host's `gathered` set), watched once from the loop's set. When it reports,
-//! the loop takes every ready terminal and leaves the set unwatched until the next multiple of
-//! [`GATHER_MS`], then takes what came meanwhile, or watches the set again if nothing did. A
+//! Programs' terminals wake the loop about once every [`GATHER_MS`] at most: they sit in an
+//! epoll set of their own (the host's `gathered` set), watched once from the loop's set. When
+//! it reports, the loop takes every ready terminal; if reports come close together it leaves
+//! the set unwatched until the next multiple of [`GATHER_MS`], then takes what came meanwhile
+//! (or watches the set again if nothing did), and otherwise watches it again at once. A
 //! program that writes after a quiet spell is heard at once; hundreds writing frames at their
 //! own moments share a wakeup. Terminals someone waits on (see `Watch::prompt`) are in the
 //! loop's set itself, reported at once.
