@@ -109,8 +109,8 @@ pub struct Pane {
     pub deferred: bool,
     /// The program writes faster than a batch interval holds: read as soon as it writes.
     pub busy: bool,
-    /// An attached client showed the pane when its output was last reported, so its events
-    /// are wanted at once (see [`Watch::prompt`]).
+    /// An attached client showed the pane when one last drew it or its output was last
+    /// reported, so its events are wanted at once (see [`Watch::prompt`]).
     pub shown: bool,
     /// The last boundary read of this deferred pane found nothing: its program writes a frame
     /// and falls silent, so once a frame is read it may be watched again (see `engine::reads`).

@@ -355,14 +355,14 @@ impl Programs for HostOs {
         };
         // A terminal changes sets when it is watched again, so a spent watch stays spent.
         let moves = t.prompt != want.prompt && (t.armed || interest != 0);
-        let sets = [&self.gathered, &self.epoll]; // by `prompt`
+        let set = |prompt| set_of(&self.epoll, &self.gathered, prompt);
         if moves {
-            sets[t.prompt as usize].remove(fd);
-            let _ = sets[want.prompt as usize].add(fd, token, interest | ONCE);
+            set(t.prompt).remove(fd);
+            let _ = set(want.prompt).add(fd, token, interest | ONCE);
             t.prompt = want.prompt;
             t.armed = true;
         } else if !current {
-            let _ = sets[t.prompt as usize].modify(fd, token, interest | ONCE);
+            let _ = set(t.prompt).modify(fd, token, interest | ONCE);
             t.armed = true;
         }
         t.interest = interest;
@@ -376,12 +376,7 @@ impl Programs for HostOs {
 
     fn close(&mut self, io: IoId) {
         if let Some(t) = self.terminals.remove(&io) {
-            let set = if t.prompt {
-                &self.epoll
-            } else {
-                &self.gathered
-            };
-            set.remove(t.fd.as_raw_fd());
+            set_of(&self.epoll, &self.gathered, t.prompt).remove(t.fd.as_raw_fd());
             if let Some(i) = t.slot_index {
                 self.free_slots.push(i);
             }
@@ -573,6 +568,15 @@ impl Programs for HostOs {
     }
 }
 
+/// The set a terminal is in: the loop's own if its events are wanted at once.
+fn set_of<'a>(loop_set: &'a Epoll, gathered: &'a Epoll, prompt: bool) -> &'a Epoll {
+    if prompt {
+        loop_set
+    } else {
+        gathered
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -593,6 +597,73 @@ mod tests {
         false
     }
 
+    fn pty_program(script: &str) -> SpawnRequest {
+        SpawnRequest {
+            argv: vec!["/bin/sh".into(), "-c".into(), script.into()],
+            shell: "/bin/sh".into(),
+            cwd: "/".into(),
+            env: vec![("PATH".into(), "/usr/bin:/bin".into())],
+            cols: 80,
+            rows: 24,
+            termios: Termios::pane_default(),
+            backend: Backend::Pty,
+        }
+    }
+
+    /// Which of the two sets reports the terminal `io` within a second: (loop's, gathered).
+    fn reported_by(epoll: &Epoll, gathered: &Epoll, io: IoId) -> (bool, bool) {
+        let has = |set: &Epoll| {
+            let events = set.wait(Some(1_000)).unwrap();
+            events.iter().any(|e| e.token == TOKEN_TERMINAL | io)
+        };
+        (has(epoll), has(gathered))
+    }
+
+    #[test]
+    fn terminals_wanted_at_once_are_reported_by_the_loops_set_and_others_by_the_gathered_one() {
+        let dir = std::env::temp_dir().join(format!("zp-hostos-sets-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (epoll, gathered) = (
+            Rc::new(Epoll::new().unwrap()),
+            Rc::new(Epoll::new().unwrap()),
+        );
+        let state = dir.join("state");
+        let shim = dir.join("no-shim.so");
+        let mut host = HostOs::new(epoll.clone(), gathered.clone(), state, shim).unwrap();
+        let req = pty_program("echo one; read line; echo two; read line; echo three; sleep 5");
+        let s = host.spawn(&req).unwrap();
+        let mut out = Vec::new();
+        // A new terminal is gathered.
+        assert_eq!(reported_by(&epoll, &gathered, s.io), (false, true));
+        host.watch_fired(s.io);
+        assert!(read_until(&mut host, s.io, &mut out, "one"));
+        // Wanted at once: it moves to the loop's set when watched again.
+        let prompt = Watch {
+            readable: true,
+            writable: false,
+            prompt: true,
+        };
+        host.watch(s.io, prompt);
+        host.write(s.io, b"\n").unwrap();
+        assert_eq!(reported_by(&epoll, &gathered, s.io), (true, false));
+        host.watch_fired(s.io);
+        assert!(read_until(&mut host, s.io, &mut out, "two"));
+        // And back.
+        host.watch(
+            s.io,
+            Watch {
+                prompt: false,
+                ..prompt
+            },
+        );
+        host.write(s.io, b"\n").unwrap();
+        assert_eq!(reported_by(&epoll, &gathered, s.io), (false, true));
+        assert!(read_until(&mut host, s.io, &mut out, "three"));
+        host.close(s.io);
+        process::signal_group(s.pid, libc::SIGKILL);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     #[test]
     fn pty_window_size_and_foreground_go_through_the_master() {
         let dir = std::env::temp_dir().join(format!("zp-hostos-pty-{}", std::process::id()));
@@ -603,17 +674,7 @@ mod tests {
         let state = dir.join("state");
         let mut host = HostOs::new(epoll, gathered, state, dir.join("no-shim.so")).unwrap();
         let script = "trap 'stty size' WINCH; echo ready; while :; do sleep 0.05; done";
-        let req = SpawnRequest {
-            argv: vec!["/bin/sh".into(), "-c".into(), script.into()],
-            shell: "/bin/sh".into(),
-            cwd: "/".into(),
-            env: vec![("PATH".into(), "/usr/bin:/bin".into())],
-            cols: 80,
-            rows: 24,
-            termios: Termios::pane_default(),
-            backend: Backend::Pty,
-        };
-        let s = host.spawn(&req).unwrap();
+        let s = host.spawn(&pty_program(script)).unwrap();
         assert_eq!(s.backend, Backend::Pty);
         assert!(s.tty.starts_with("/dev/pts/"), "{}", s.tty);
         let mut out = Vec::new();
