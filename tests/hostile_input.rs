@@ -500,11 +500,72 @@ fn push_token(rng: &mut Rng, out: &mut Vec<u8>, cols: u32, rows: u32) {
     }
 }
 
+/// A log as `cat` shows one: lines of text, styles and characters of every width, ended by CR
+/// LF, LF or not at all (a long line wraps), with one line in `jolts` (on average) followed by
+/// a sequence that moves the cursor up, sets a scroll region or switches screens. Long enough
+/// to scroll several screens and histories away, which the parser skips writing (see
+/// `src/term/doomed.rs`).
+fn log_stream(rng: &mut Rng, cols: u32, lines: u64, jolts: u64) -> Vec<u8> {
+    let mut out = Vec::new();
+    for _ in 0..lines {
+        for _ in 0..rng.range(0, 6) {
+            match rng.below(10) {
+                0..=4 => push_text(rng, &mut out, cols / 2),
+                5..=6 => push_sgr(rng, &mut out),
+                // Resets, and short sequences that look like them: styles set before the
+                // last reset of a line do not matter after it, the others do.
+                7 => {
+                    let style: &[u8] = rng.pick(&[
+                        b"\x1b[m".as_slice(),
+                        b"\x1b[0m",
+                        b"\x1b[00m",
+                        b"\x1b[1m",
+                        b"\x1b[01m",
+                        b"\x1b[;1m",
+                        b"\x1b[22m",
+                    ]);
+                    out.extend_from_slice(style);
+                }
+                8 => {
+                    // Joiners make reads split differently differ (the joiner state ends with
+                    // a read, see `execute`), so logs do without them.
+                    let c = rng.pick(CHARS);
+                    if !c.contains('\u{200d}') {
+                        out.extend_from_slice(c.as_bytes());
+                    }
+                }
+                _ => out.push(rng.pick(&[b'\t', 0x07, 0x0b, 0x0c, 0x0e, 0x0f])),
+            }
+        }
+        if rng.chance(1, jolts) {
+            let jolt: &[u8] = rng.pick(&[
+                b"\x1b[3A".as_slice(),
+                b"\x08",
+                b"\x1b[2;4r",
+                b"\x1b[r",
+                b"\x1b[?1049h",
+                b"\x1b[?1049l",
+                b"\x1bM",
+                b"\x1b[H\x1b[J",
+            ]);
+            out.extend_from_slice(jolt);
+        }
+        let end: &[u8] = rng.pick(&[b"\r\n".as_slice(), b"\r\n", b"\r\n", b"\n", b""]);
+        out.extend_from_slice(end);
+    }
+    out
+}
+
 /// A hostile stream for a `cols` x `rows` terminal: random bytes, bytes biased towards the ones
-/// the parser cares about, or a soup of (possibly malformed) sequences, sometimes mutated.
+/// the parser cares about, a soup of (possibly malformed) sequences, sometimes mutated, or a
+/// long log.
 fn hostile_stream(rng: &mut Rng, cols: u32, rows: u32) -> Vec<u8> {
     let mut out = Vec::new();
-    match rng.below(8) {
+    match rng.below(9) {
+        8 => {
+            let lines = rng.range(1, 400);
+            out = log_stream(rng, cols, lines, 60);
+        }
         0 => (0..rng.len(8192)).for_each(|_| out.push(rng.byte())),
         1 => {
             let special = b"\x1b\x1b\x1b[[]]P_^Xk\\;;:?>0123456789mHJKr\x07\x18\x1a\r\n\x08\x80\xbf\xc2\xe2\xf0\xff";
@@ -2184,5 +2245,48 @@ fn capture_accepts_any_line_number() {
             let out = t.capture(&opts);
             assert!(!out.is_empty(), "{opts:?}");
         }
+    }
+}
+
+#[test]
+fn long_logs_read_whole_or_a_line_at_a_time_leave_the_same_terminal() {
+    // Read whole, most of each log scrolls away within the read and is not written; a line
+    // at a time, every character is. How a line's text is cut into reads changes how far tmux
+    // extends the line (its `cellsize`), so the reads here end only after line feeds, and
+    // everything a reader can learn must be the same, down to each row's counts.
+    // Histories of 100 lines or more are trimmed a tenth at a time, so their size at the end
+    // tells whether the text that was not written wrapped and scrolled exactly as written.
+    let mut sizes: Vec<(u32, u32, u32)> = Vec::new();
+    let mut rng = Rng(0x5eed_1095);
+    for _ in 0..40 {
+        let hlimit = rng.pick(&[0, 1, 2, 10, 100, 300]);
+        sizes.push((rng.range(1, 80) as u32, rng.range(1, 10) as u32, hlimit));
+    }
+    sizes.push((220, 80, 2000));
+    for (i, (cols, rows, hlimit)) in sizes.into_iter().enumerate() {
+        let lines = if hlimit == 2000 {
+            4000
+        } else {
+            rng.range(300, 1500)
+        };
+        let mut log = log_stream(&mut rng, cols, lines, lines);
+        // Lines that set no style show the pen the log left, however far it scrolled away.
+        log.extend_from_slice(&b"plain\r\n".repeat((hlimit + 2 * rows + 1) as usize));
+        let mut whole = Terminal::new(cols, rows, hlimit);
+        let mut by_line = Terminal::new(cols, rows, hlimit);
+        whole.feed(&log);
+        for line in log.split_inclusive(|&b| b == b'\n') {
+            by_line.feed(line);
+        }
+        // The pen and the last character (for REP) carry on.
+        for t in [&mut whole, &mut by_line] {
+            t.feed(b"Z\x1b[3b\r\nafter");
+        }
+        let (a, b) = (seen(&whole), seen(&by_line));
+        assert!(
+            a == b,
+            "case {i} ({cols}x{rows}, history {hlimit}): {}",
+            first_difference(a.as_bytes(), b.as_bytes())
+        );
     }
 }

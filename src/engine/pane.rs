@@ -218,13 +218,18 @@ impl Pane {
     /// [`Pane::drain_output`] for a pane that stays deferred: what is queued is read and
     /// parsed, and readability stays unwatched until the boundary.
     pub fn take_pending(&mut self, os: &mut dyn Programs, now_ms: u64) -> bool {
-        let parsed_backlog = self.parse_backlog(os, now_ms);
-        let read = self.read_with(os, READ_LIMIT_PER_TURN, |pane, data| pane.take_output(data));
+        // Read whole, then parsed as one write: most of a long output scrolls away within it,
+        // and the parser does not write what does (`term/doomed.rs`); parsed a read at a time,
+        // 64 KiB of a coloured log never held enough lines to scroll anything away.
+        self.read_with(os, READ_LIMIT_PER_TURN, |pane, data| {
+            pane.backlog.extend_from_slice(data)
+        });
+        let parsed = self.parse_backlog(os, now_ms);
         // At end of file too: the scanner may hold the start of what looked like a marker.
-        if read > 0 || self.eof {
+        if !parsed && self.eof {
             self.end_output(os, now_ms);
         }
-        parsed_backlog || read > 0
+        parsed
     }
 
     /// Reads what the program has written into the backlog without parsing it, up to

@@ -18,6 +18,7 @@
 
 pub mod capture;
 pub mod cell;
+mod doomed;
 mod freeze;
 mod frozen_lines;
 pub mod grid;

@@ -13,6 +13,7 @@
 //! [`STRING_LIMIT`], pending bytes by [`PENDING_LIMIT`]); no input can make the parser panic.
 
 use super::cell::{attr, colour, Style};
+use super::doomed::DoomedText;
 use super::screen::{mode, Screen};
 use super::width::tmux_width;
 
@@ -118,6 +119,8 @@ pub struct Parser {
     utf8: Option<Utf8>,
     pending: Vec<u8>,
     replies: Vec<u8>,
+    /// Text of the write being parsed that scrolls away before it ends.
+    doomed: Option<DoomedText>,
 }
 
 impl Default for Parser {
@@ -162,6 +165,7 @@ impl Parser {
             utf8: None,
             pending: Vec::new(),
             replies: Vec::new(),
+            doomed: None,
         }
     }
 
@@ -229,10 +233,11 @@ impl Parser {
 
     /// Parses `bytes` into `screen`.
     pub fn feed(&mut self, screen: &mut Screen, bytes: &[u8]) {
+        self.doomed = DoomedText::plan(screen, bytes);
         let mut i = 0;
         while i < bytes.len() {
             if self.state == State::Ground {
-                i += self.ground_fast(screen, &bytes[i..]);
+                i = self.ground_fast(screen, bytes, i);
                 if i >= bytes.len() {
                     break;
                 }
@@ -241,40 +246,112 @@ impl Parser {
             i += 1;
             self.step(screen, b);
         }
+        self.doomed = None;
     }
 
-    /// Consumes what the fast paths can from the start of `bytes` (in the ground state) and
-    /// returns how many bytes were used; 0 means the next byte needs the state machine.
-    fn ground_fast(&mut self, screen: &mut Screen, bytes: &[u8]) -> usize {
-        let mut used = 0;
+    /// Consumes what the fast paths can of `bytes` from `at` (in the ground state) and returns
+    /// where it stopped: there the next byte needs the state machine.
+    fn ground_fast(&mut self, screen: &mut Screen, bytes: &[u8], mut at: usize) -> usize {
         loop {
-            let rest = &bytes[used..];
+            let rest = &bytes[at..];
             let Some(&b) = rest.first() else {
-                return used;
+                return at;
             };
+            if let Some(until) = self.doomed.and_then(|d| d.until(at)) {
+                let end = self.pass_doomed(screen, bytes, at, until);
+                if end > at {
+                    at = end;
+                    continue;
+                }
+            }
             let n = match b {
                 0x20..=0x7e if self.utf8.is_none() => self.print_run(screen, rest),
                 0x80..=0xff => self.utf8_run(screen, rest),
                 0x1b if rest.get(1) == Some(&b'[') => self.csi_whole(screen, rest),
+                b'\n' => {
+                    self.c0(screen, b);
+                    if let Some(d) = &mut self.doomed {
+                        if !d.line_fed(at) {
+                            self.doomed = None;
+                        }
+                    }
+                    1
+                }
+                b'\r' => {
+                    self.c0(screen, b);
+                    1
+                }
                 _ => 0,
             };
             if n == 0 {
-                return used;
+                return at;
             }
-            used += n;
+            at += n;
         }
     }
 
+    /// Parses doomed text (see `doomed.rs`) from `at` to `until` at most, in the ground state:
+    /// text only moves the cursor, and styles are set once, as the loop ends, by the SGR
+    /// sequences from the last that resets the pen on (nothing reads the pen meanwhile but
+    /// writes to doomed rows). Stops early at a byte it leaves to the other paths (UTF-8, SO,
+    /// SI, TAB...), which handle doomed text as any other; returns where it stopped.
+    fn pass_doomed(
+        &mut self,
+        screen: &mut Screen,
+        bytes: &[u8],
+        mut at: usize,
+        until: usize,
+    ) -> usize {
+        let start = at;
+        let mut styles_from = None;
+        while at < until {
+            match bytes[at] {
+                0x20..=0x7e if self.collects(screen) => {
+                    let n = printable_len(&bytes[at..until]);
+                    screen.pass_over_ascii(n);
+                    at += n;
+                    self.last = Some(bytes[at - 1]);
+                }
+                b @ (b'\r' | b'\n') => {
+                    self.c0(screen, b);
+                    at += 1;
+                }
+                // Every escape in the clean tail starts an SGR sequence.
+                0x1b => {
+                    let params = sgr_params(&bytes[at..]);
+                    if params.len() > PARAM_LIMIT {
+                        break;
+                    }
+                    if matches!(params, b"" | b"0") {
+                        styles_from = Some(at);
+                    } else {
+                        styles_from.get_or_insert(at);
+                    }
+                    at += params.len() + 3;
+                }
+                _ => break,
+            }
+        }
+        if let Some(from) = styles_from {
+            let mut esc = from;
+            while let Some(i) = bytes[esc..at].iter().position(|&b| b == 0x1b) {
+                esc += i;
+                esc += self.csi_whole(screen, &bytes[esc..]);
+            }
+        }
+        debug_assert!(at > start || styles_from.is_none());
+        at
+    }
+
+    /// Printable ASCII is written as collected runs (tmux's collected writes).
+    fn collects(&self, screen: &Screen) -> bool {
+        !self.pen.graphics() && screen.mode & mode::WRAP != 0 && screen.mode & mode::INSERT == 0
+    }
+
     fn print_run(&mut self, screen: &mut Screen, bytes: &[u8]) -> usize {
-        let n = bytes
-            .iter()
-            .position(|b| !(0x20..=0x7e).contains(b))
-            .unwrap_or(bytes.len());
+        let n = printable_len(bytes);
         let run = &bytes[..n];
-        let collectable = !self.pen.graphics()
-            && screen.mode & mode::WRAP != 0
-            && screen.mode & mode::INSERT == 0;
-        if collectable {
+        if self.collects(screen) {
             let style = screen.style_index(&self.pen.style);
             screen.write_ascii(style, run);
             self.last = run.last().copied();
@@ -596,11 +673,8 @@ impl Parser {
         if self.pen.graphics() {
             style.attr |= attr::CHARSET;
         }
-        let collectable = !self.pen.graphics()
-            && screen.mode & mode::WRAP != 0
-            && screen.mode & mode::INSERT == 0;
         let index = screen.style_index(&style);
-        if collectable {
+        if self.collects(screen) {
             screen.write_ascii(index, &[b]);
         } else {
             screen.write_cell(b as char, 1, index);
@@ -1101,6 +1175,20 @@ impl Params<'_> {
             f(n)
         }
     }
+}
+
+/// How many bytes of printable ASCII `bytes` starts with.
+fn printable_len(bytes: &[u8]) -> usize {
+    bytes
+        .iter()
+        .position(|b| !(0x20..=0x7e).contains(b))
+        .unwrap_or(bytes.len())
+}
+
+/// The parameters of the SGR sequence (`ESC [`, parameters, `m`) that `bytes` starts with.
+fn sgr_params(bytes: &[u8]) -> &[u8] {
+    let rest = &bytes[2..];
+    &rest[..rest.iter().take_while(|b| matches!(b, b'0'..=b';')).count()]
 }
 
 /// Appends `b` to a fixed buffer; false when it is full (tmux then discards the sequence).

@@ -20,6 +20,7 @@
 use super::cell::{colour, Cell, Graphemes, Palette, Style, StyleId};
 use super::grid::Grid;
 use super::row::{get_varint, put_varint};
+use std::ops::Range;
 
 /// Mode bits, numbered as tmux numbers them.
 pub mod mode {
@@ -626,16 +627,34 @@ impl Screen {
 
     /// Writes printable ASCII in one style, as tmux's collected writes do (autowrap on, insert
     /// mode off, no DEC graphics).
-    pub fn write_ascii(&mut self, style: StyleId, mut text: &[u8]) {
+    pub fn write_ascii(&mut self, style: StyleId, text: &[u8]) {
+        self.ascii_by_line(text.len(), |screen, part| {
+            screen.put_ascii_run(style, &text[part])
+        });
+    }
+
+    /// Moves the cursor over `len` printable ASCII characters as [`Screen::write_ascii`] does,
+    /// wrapping and scrolling the same, without writing them: for text that will scroll out of
+    /// the grid before the write ends (see `doomed.rs`).
+    pub fn pass_over_ascii(&mut self, len: usize) {
+        self.ascii_by_line(len, |screen, part| {
+            screen.set_cursor(Some(screen.cx + part.len() as u32), None)
+        });
+    }
+
+    /// Cuts `len` characters of collected ASCII where autowrap wraps them, and hands `put` each
+    /// part (as a range of the characters) with the cursor where it starts.
+    fn ascii_by_line(&mut self, len: usize, mut put: impl FnMut(&mut Self, Range<usize>)) {
         let sx = self.sx();
-        while !text.is_empty() {
+        let mut at = 0;
+        while at < len {
             if self.cx > sx - 1 {
                 self.linefeed_styled(true, 0);
                 self.set_cursor(Some(0), None);
             }
-            let n = ((sx - self.cx) as usize).min(text.len());
-            self.put_ascii_run(style, &text[..n]);
-            text = &text[n..];
+            let n = ((sx - self.cx) as usize).min(len - at);
+            put(self, at..at + n);
+            at += n;
         }
     }
 

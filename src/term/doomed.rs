@@ -1,0 +1,250 @@
+//! Text that scrolls out of the grid before the write that holds it ends.
+//!
+//! `cat` of a large log hands the parser megabytes in one write, and all but its last few
+//! thousand lines scroll off the top of the history before anyone can look: writing their
+//! cells is wasted. This module finds, before a write is parsed, from which byte on the text
+//! is doomed, so that the parser only moves the cursor over it ([`super::Screen::pass_over_ascii`]).
+//! Everything else is done as usual (styles, line feeds and the history's trimming, wide and
+//! combining characters, titles, replies), so the screen, history, cursor and pen a write leaves
+//! are exactly those of writing every cell.
+//!
+//! Why it is exact: a write ends with a *clean tail*, bytes that can only print, move the cursor
+//! right or down, or set the pen (printable ASCII, UTF-8, CR, LF, VT, FF, TAB, BEL, SO, SI and
+//! SGR sequences `ESC [ digits ; : m`). Parsed from the ground state at a line feed inside that
+//! tail, nothing can move the cursor up, change the scroll region or switch screens, so with a
+//! whole-screen scroll region each line feed either moves the cursor down (at most `sy - 1`
+//! times) or scrolls the top line off the screen (into the history, or away on the alternate
+//! screen, which must then be taller than one line: there tmux scrolls nothing). A grid holds at most `history-limit + sy` lines
+//! (tmux trims its history when it reaches the limit; the limit is taken as at least one), so a
+//! row is gone by the write's end if at least [`DoomedText::threshold`] line feeds follow it.
+//! A scan finds the tail (the bytes after the last one that is not clean); the parser enters
+//! it only just after a line feed it parsed in the ground state, where its reading of the bytes
+//! and the scan's agree.
+//!
+//! Measured on the 5.4 MB coloured log (`examples/replay`, callgrind): writing the cells of its
+//! ASCII text was over 40% of the parser's instructions.
+
+use super::screen::Screen;
+
+/// Where doomed text lies in one write.
+#[derive(Clone, Copy, Debug)]
+pub struct DoomedText {
+    /// The clean tail starts here.
+    clean_from: usize,
+    /// Text before this offset has enough line feeds after it to scroll away.
+    until: usize,
+    /// The parser has parsed a line feed of the clean tail in the ground state.
+    entered: bool,
+}
+
+impl DoomedText {
+    /// Looks at a write before it is parsed: `None` if none of its text can be doomed.
+    pub fn plan(screen: &Screen, bytes: &[u8]) -> Option<DoomedText> {
+        // On a one-line screen without history (the alternate screen) a line feed scrolls
+        // nothing away: tmux moves no lines and clears none.
+        let sy = screen.sy();
+        if sy < 2 || screen.rupper != 0 || screen.rlower != sy - 1 {
+            return None;
+        }
+        let threshold = screen.grid.hlimit.max(1) as usize + 2 * sy as usize;
+        if bytes.len() <= threshold {
+            return None;
+        }
+        let (clean_from, line_feeds) = clean_tail(bytes);
+        if line_feeds <= threshold {
+            return None;
+        }
+        Some(DoomedText {
+            clean_from,
+            until: nth_line_feed_from_end(bytes, threshold),
+            entered: false,
+        })
+    }
+
+    /// The parser parsed the line feed at `at` in the ground state. Returns whether text after
+    /// it may still be doomed.
+    pub fn line_fed(&mut self, at: usize) -> bool {
+        self.entered |= at >= self.clean_from;
+        at < self.until
+    }
+
+    /// If text from `at` is doomed, where doomed text ends.
+    pub fn until(&self, at: usize) -> Option<usize> {
+        (self.entered && at < self.until).then_some(self.until)
+    }
+}
+
+/// Where the clean tail of `bytes` starts, and how many line feeds it holds.
+fn clean_tail(bytes: &[u8]) -> (usize, usize) {
+    let mut tail = (0, 0);
+    let mut words = bytes.chunks_exact(8);
+    let mut base = 0;
+    // Eight bytes at a time, looking only at control bytes: most words of text hold none.
+    // Scanning byte by byte was a quarter of the parser's time on the coloured log.
+    for word in &mut words {
+        let mut controls = control_bytes(u64::from_le_bytes(word.try_into().unwrap()));
+        while controls != 0 {
+            let at = base + controls.trailing_zeros() as usize / 8;
+            controls &= controls - 1;
+            classify(bytes, at, &mut tail);
+        }
+        base += 8;
+    }
+    for at in base..bytes.len() {
+        classify(bytes, at, &mut tail);
+    }
+    tail
+}
+
+/// Marks the bytes of `word` below 0x20 (and perhaps a few others just above one of them,
+/// through the borrow: callers look at each marked byte).
+fn control_bytes(word: u64) -> u64 {
+    const SPACES: u64 = 0x2020_2020_2020_2020;
+    const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+    word.wrapping_sub(SPACES) & !word & HIGH_BITS
+}
+
+/// Counts the byte at `at` into the clean tail (its start, its line feeds) as far as scanned.
+fn classify(bytes: &[u8], at: usize, tail: &mut (usize, usize)) {
+    let clean = match bytes[at] {
+        b'\n' => {
+            tail.1 += 1;
+            true
+        }
+        0x1b => is_sgr(&bytes[at..]),
+        0x07 | 0x09 | 0x0b..=0x0f => true,
+        b => b >= 0x20,
+    };
+    if !clean {
+        *tail = (at + 1, 0);
+    }
+}
+
+/// Whether `bytes` starts with a whole SGR sequence (`ESC [`, parameters, `m`).
+fn is_sgr(bytes: &[u8]) -> bool {
+    let Some(rest) = bytes.strip_prefix(b"\x1b[") else {
+        return false;
+    };
+    let params = rest.iter().take_while(|b| matches!(b, b'0'..=b';')).count();
+    rest.get(params) == Some(&b'm')
+}
+
+/// The offset of the line feed that has `n` line feeds from it to the end (itself included);
+/// `bytes` holds more than `n`.
+fn nth_line_feed_from_end(bytes: &[u8], n: usize) -> usize {
+    let mut seen = 0;
+    for (at, &b) in bytes.iter().enumerate().rev() {
+        if b == b'\n' {
+            seen += 1;
+            if seen == n {
+                return at;
+            }
+        }
+    }
+    0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::term::{CaptureOptions, LineSpec, Terminal};
+
+    fn clean_from(bytes: &[u8]) -> usize {
+        clean_tail(bytes).0
+    }
+
+    #[test]
+    fn the_clean_tail_starts_after_the_last_byte_that_could_move_the_cursor_up() {
+        assert_eq!(clean_from(b"ab\x1b[1;31mc\r\nd\x1b[m"), 0);
+        // The scan takes `[2A` for text: the parser enters the tail only at a line feed it
+        // parsed in the ground state, after the sequence.
+        assert_eq!(clean_from(b"ab\x1b[2Ac\r\n"), 3);
+        assert_eq!(clean_from(b"ab\x08c"), 3);
+        // A private marker or an intermediate makes it something else than SGR.
+        assert_eq!(clean_from(b"a\x1b[?1mb"), 2);
+        assert_eq!(clean_from(b"a\x1b[1 mb"), 2);
+        // Text that only looks like the end of one is text.
+        assert_eq!(clean_from(b"x[1m\n"), 0);
+        assert_eq!(clean_from(b"\x1b\x1b[1m"), 1);
+        assert_eq!(clean_from(b"a\x1b"), 2);
+        // Found in whole words and in the bytes after them, past false marks of the borrow.
+        let mut long = b"\x1b[1m0123456 \x1f \n\x1b[m".repeat(3);
+        long.extend_from_slice(b"\x05 \x20\n\x20\n");
+        assert_eq!(clean_tail(&long), (long.len() - 5, 2));
+        long.pop();
+        assert_eq!(clean_tail(&long), (long.len() - 4, 1));
+        // A sequence cut short is not clean.
+        long.truncate(long.len() - 7);
+        assert_eq!(clean_tail(&long), (long.len(), 0));
+    }
+
+    #[test]
+    fn text_is_doomed_until_the_line_feeds_left_could_not_scroll_it_away() {
+        // 4 history lines and two screens: 10 line feeds must follow doomed text.
+        let screen = Screen::new(10, 3, 4);
+        let bytes = b"x\n".repeat(30);
+        let lf = |n: usize| 1 + 2 * n;
+        let mut doomed = DoomedText::plan(&screen, &bytes).unwrap();
+        assert_eq!(doomed.until(0), None);
+        assert!(doomed.line_fed(lf(0)));
+        assert_eq!(doomed.until(lf(0) + 1), Some(lf(20)));
+        // 30 line feeds: the 21st (lf(20)) has 10 from it to the end.
+        assert_eq!(doomed.until(lf(20) - 1), Some(lf(20)));
+        assert_eq!(doomed.until(lf(20)), None);
+        assert!(!doomed.line_fed(lf(20)));
+        // Nothing is doomed before the clean tail.
+        let mut jolted = b"x\n\x1b[A".to_vec();
+        jolted.extend_from_slice(&bytes);
+        let mut doomed = DoomedText::plan(&screen, &jolted).unwrap();
+        assert!(doomed.line_fed(1));
+        assert_eq!(doomed.until(2), None);
+        assert!(doomed.line_fed(6));
+        assert!(doomed.until(7).is_some());
+    }
+
+    /// Everything `capture-pane -e -S - -E -` prints, and the cursor.
+    fn whole_capture(t: &Terminal) -> (Vec<u8>, (u32, u32)) {
+        let opts = CaptureOptions {
+            start: Some(LineSpec::Edge),
+            end: Some(LineSpec::Edge),
+            escapes: true,
+            ..Default::default()
+        };
+        (t.capture(&opts), t.cursor())
+    }
+
+    #[test]
+    fn styles_set_in_doomed_text_carry_on_after_it() {
+        // Green and underlined, then lines that set red, then bold, then lines that set
+        // nothing: these show the pen the doomed lines left, which must be as written a line
+        // at a time (a reset drops what came before it).
+        for (sgrs, after) in [
+            (b"t\x1b[31mr\x1b[1mb\r\n".as_slice(), b"\x1b[4mu".as_slice()),
+            (b"t\x1b[31mr\x1b[0m\x1b[1mb\r\n", b"u"),
+            (b"t\x1b[31mr\x1b[00m\x1b[1mb\r\n", b"u"),
+            (b"t\x1b[31mr\x1b[1m\x1b[mb\r\n", b"u"),
+            (b"t\x1b[31mr\x1b[;1mb\r\n", b"u"),
+        ] {
+            let mut log = b"\x1b[32;4mg\r\n".to_vec();
+            log.extend_from_slice(&sgrs.repeat(300));
+            log.extend_from_slice(&b"plain\r\n".repeat(120));
+            log.extend_from_slice(after);
+            let mut whole = Terminal::new(20, 5, 100);
+            whole.feed(&log);
+            let mut by_line = Terminal::new(20, 5, 100);
+            log.split_inclusive(|&b| b == b'\n')
+                .for_each(|line| by_line.feed(line));
+            assert_eq!(whole_capture(&whole), whole_capture(&by_line));
+        }
+    }
+
+    #[test]
+    fn short_writes_one_line_screens_and_scroll_regions_doom_nothing() {
+        let mut screen = Screen::new(10, 3, 4);
+        assert!(DoomedText::plan(&screen, &b"x\n".repeat(10)).is_none());
+        assert!(DoomedText::plan(&screen, &b"x\n".repeat(11)).is_some());
+        assert!(DoomedText::plan(&Screen::new(10, 1, 4), &b"x\n".repeat(30)).is_none());
+        screen.set_scroll_region(0, 1);
+        assert!(DoomedText::plan(&screen, &b"x\n".repeat(30)).is_none());
+    }
+}
