@@ -14,9 +14,12 @@
 //! tail, nothing can move the cursor up, change the scroll region or switch screens, so with a
 //! whole-screen scroll region each line feed either moves the cursor down (at most `sy - 1`
 //! times) or scrolls the top line off the screen (into the history, or away on the alternate
-//! screen, which must then be taller than one line: there tmux scrolls nothing). A grid holds at most `history-limit + sy` lines
-//! (tmux trims its history when it reaches the limit; the limit is taken as at least one), so a
-//! row is gone by the write's end if at least [`DoomedText::threshold`] line feeds follow it.
+//! screen, which must then be taller than one line: there tmux scrolls nothing). Every scroll
+//! drops at least the oldest history line once the history has reached its limit (tmux trims
+//! a tenth of the limit, at least one line, each time), and a history longer than its limit
+//! (a resize can leave one) is at its limit already; so a line now in the grid is gone after
+//! `max(history-limit, history size, 1) + sy` scrolls, and text is doomed when at least that
+//! many line feeds and `sy - 1` more follow it.
 //! A scan finds the tail (the bytes after the last one that is not clean); the parser enters
 //! it only just after a line feed it parsed in the ground state, where its reading of the bytes
 //! and the scan's agree.
@@ -38,34 +41,35 @@ pub struct DoomedText {
 }
 
 impl DoomedText {
-    /// Looks at a write before it is parsed: `None` if none of its text can be doomed.
+    /// Looks at a write before it is parsed: `None` if none of its text can be doomed (judged
+    /// on the screen as it is now, which only saves scanning writes too short to doom text;
+    /// the parser decides on the screen as it is when it enters the clean tail).
     pub fn plan(screen: &Screen, bytes: &[u8]) -> Option<DoomedText> {
-        // On a one-line screen without history (the alternate screen) a line feed scrolls
-        // nothing away: tmux moves no lines and clears none.
-        let sy = screen.sy();
-        if sy < 2 || screen.rupper != 0 || screen.rlower != sy - 1 {
-            return None;
-        }
-        let threshold = screen.grid.hlimit.max(1) as usize + 2 * sy as usize;
+        let threshold = threshold(screen)?;
         if bytes.len() <= threshold {
             return None;
         }
         let (clean_from, line_feeds) = clean_tail(bytes);
-        if line_feeds <= threshold {
-            return None;
-        }
-        Some(DoomedText {
+        (line_feeds > threshold).then_some(DoomedText {
             clean_from,
-            until: nth_line_feed_from_end(bytes, threshold),
+            until: 0,
             entered: false,
         })
     }
 
     /// The parser parsed the line feed at `at` in the ground state. Returns whether text after
     /// it may still be doomed.
-    pub fn line_fed(&mut self, at: usize) -> bool {
-        self.entered |= at >= self.clean_from;
-        at < self.until
+    pub fn line_fed(&mut self, screen: &Screen, bytes: &[u8], at: usize) -> bool {
+        if !self.entered && at >= self.clean_from {
+            // What came before the clean tail may have changed the screen since the plan
+            // (switched screens, resized the history by leaving the alternate screen, set a
+            // scroll region): nothing in the tail can.
+            self.entered = true;
+            if let Some(threshold) = threshold(screen) {
+                self.until = nth_line_feed_from_end(bytes, threshold);
+            }
+        }
+        !self.entered || at < self.until
     }
 
     /// If text from `at` is doomed, where doomed text ends.
@@ -74,23 +78,33 @@ impl DoomedText {
     }
 }
 
+/// How many line feeds must follow text on `screen` for it to scroll away, if any can.
+fn threshold(screen: &Screen) -> Option<usize> {
+    // On a one-line screen without history (the alternate screen) a line feed scrolls nothing
+    // away: tmux moves no lines and clears none.
+    let sy = screen.sy();
+    if sy < 2 || screen.rupper != 0 || screen.rlower != sy - 1 {
+        return None;
+    }
+    let grid = &screen.grid;
+    Some(grid.hlimit.max(grid.hsize).max(1) as usize + 2 * sy as usize)
+}
+
 /// Where the clean tail of `bytes` starts, and how many line feeds it holds.
 fn clean_tail(bytes: &[u8]) -> (usize, usize) {
     let mut tail = (0, 0);
-    let mut words = bytes.chunks_exact(8);
-    let mut base = 0;
+    let (words, rest) = bytes.as_chunks::<8>();
     // Eight bytes at a time, looking only at control bytes: most words of text hold none.
     // Scanning byte by byte was a quarter of the parser's time on the coloured log.
-    for word in &mut words {
-        let mut controls = control_bytes(u64::from_le_bytes(word.try_into().unwrap()));
+    for (i, word) in words.iter().enumerate() {
+        let mut controls = control_bytes(u64::from_le_bytes(*word));
         while controls != 0 {
-            let at = base + controls.trailing_zeros() as usize / 8;
+            let at = i * 8 + controls.trailing_zeros() as usize / 8;
             controls &= controls - 1;
             classify(bytes, at, &mut tail);
         }
-        base += 8;
     }
-    for at in base..bytes.len() {
+    for at in bytes.len() - rest.len()..bytes.len() {
         classify(bytes, at, &mut tail);
     }
     tail
@@ -105,13 +119,14 @@ fn control_bytes(word: u64) -> u64 {
 }
 
 /// Counts the byte at `at` into the clean tail (its start, its line feeds) as far as scanned.
+#[inline]
 fn classify(bytes: &[u8], at: usize, tail: &mut (usize, usize)) {
     let clean = match bytes[at] {
         b'\n' => {
             tail.1 += 1;
             true
         }
-        0x1b => is_sgr(&bytes[at..]),
+        0x1b => is_sgr(bytes, at),
         0x07 | 0x09 | 0x0b..=0x0f => true,
         b => b >= 0x20,
     };
@@ -120,17 +135,20 @@ fn classify(bytes: &[u8], at: usize, tail: &mut (usize, usize)) {
     }
 }
 
-/// Whether `bytes` starts with a whole SGR sequence (`ESC [`, parameters, `m`).
-fn is_sgr(bytes: &[u8]) -> bool {
-    let Some(rest) = bytes.strip_prefix(b"\x1b[") else {
+/// Whether an SGR sequence (`ESC [`, parameters, `m`) starts at `at`.
+fn is_sgr(bytes: &[u8], at: usize) -> bool {
+    if bytes.get(at + 1) != Some(&b'[') {
         return false;
-    };
-    let params = rest.iter().take_while(|b| matches!(b, b'0'..=b';')).count();
-    rest.get(params) == Some(&b'm')
+    }
+    let mut i = at + 2;
+    while i < bytes.len() && matches!(bytes[i], b'0'..=b';') {
+        i += 1;
+    }
+    bytes.get(i) == Some(&b'm')
 }
 
 /// The offset of the line feed that has `n` line feeds from it to the end (itself included);
-/// `bytes` holds more than `n`.
+/// 0 if `bytes` holds fewer.
 fn nth_line_feed_from_end(bytes: &[u8], n: usize) -> usize {
     let mut seen = 0;
     for (at, &b) in bytes.iter().enumerate().rev() {
@@ -186,31 +204,58 @@ mod tests {
         let lf = |n: usize| 1 + 2 * n;
         let mut doomed = DoomedText::plan(&screen, &bytes).unwrap();
         assert_eq!(doomed.until(0), None);
-        assert!(doomed.line_fed(lf(0)));
+        assert!(doomed.line_fed(&screen, &bytes, lf(0)));
         assert_eq!(doomed.until(lf(0) + 1), Some(lf(20)));
         // 30 line feeds: the 21st (lf(20)) has 10 from it to the end.
         assert_eq!(doomed.until(lf(20) - 1), Some(lf(20)));
         assert_eq!(doomed.until(lf(20)), None);
-        assert!(!doomed.line_fed(lf(20)));
+        assert!(!doomed.line_fed(&screen, &bytes, lf(20)));
         // Nothing is doomed before the clean tail.
         let mut jolted = b"x\n\x1b[A".to_vec();
         jolted.extend_from_slice(&bytes);
         let mut doomed = DoomedText::plan(&screen, &jolted).unwrap();
-        assert!(doomed.line_fed(1));
+        assert!(doomed.line_fed(&screen, &jolted, 1));
         assert_eq!(doomed.until(2), None);
-        assert!(doomed.line_fed(6));
+        assert!(doomed.line_fed(&screen, &jolted, 6));
         assert!(doomed.until(7).is_some());
+        // Decided on the screen as it is at the tail: with a scroll region set since the
+        // plan, nothing is doomed.
+        let mut doomed = DoomedText::plan(&screen, &bytes).unwrap();
+        let mut regioned = Screen::new(10, 3, 4);
+        regioned.set_scroll_region(0, 1);
+        assert!(!doomed.line_fed(&regioned, &bytes, lf(0)));
+        assert_eq!(doomed.until(lf(0) + 1), None);
     }
 
-    /// Everything `capture-pane -e -S - -E -` prints, and the cursor.
-    fn whole_capture(t: &Terminal) -> (Vec<u8>, (u32, u32)) {
+    /// Feeds `log` whole (its doomed text not written) and a line at a time (every line
+    /// written: no read holds enough lines to doom any) to two terminals made alike by `setup`,
+    /// and compares everything `capture-pane -e -S - -E -` prints, and the cursor.
+    fn assert_whole_reads_as_by_line(
+        new: (u32, u32, u32),
+        setup: impl Fn(&mut Terminal),
+        log: &[u8],
+    ) {
         let opts = CaptureOptions {
             start: Some(LineSpec::Edge),
             end: Some(LineSpec::Edge),
             escapes: true,
             ..Default::default()
         };
-        (t.capture(&opts), t.cursor())
+        let seen = |feed: &dyn Fn(&mut Terminal)| {
+            let mut t = Terminal::new(new.0, new.1, new.2);
+            setup(&mut t);
+            feed(&mut t);
+            (t.capture(&opts), t.cursor())
+        };
+        let whole = seen(&|t| t.feed(log));
+        let by_line = seen(&|t| log.split_inclusive(|&b| b == b'\n').for_each(|l| t.feed(l)));
+        assert_eq!(whole, by_line);
+    }
+
+    fn numbered_lines(n: usize) -> Vec<u8> {
+        (0..n)
+            .flat_map(|i| format!("line {i}\r\n").into_bytes())
+            .collect()
     }
 
     #[test]
@@ -229,13 +274,34 @@ mod tests {
             log.extend_from_slice(&sgrs.repeat(300));
             log.extend_from_slice(&b"plain\r\n".repeat(120));
             log.extend_from_slice(after);
-            let mut whole = Terminal::new(20, 5, 100);
-            whole.feed(&log);
-            let mut by_line = Terminal::new(20, 5, 100);
-            log.split_inclusive(|&b| b == b'\n')
-                .for_each(|line| by_line.feed(line));
-            assert_eq!(whole_capture(&whole), whole_capture(&by_line));
+            assert_whole_reads_as_by_line((20, 5, 100), |_| {}, &log);
         }
+    }
+
+    #[test]
+    fn a_history_a_resize_left_past_its_limit_keeps_doomed_text_longer() {
+        // Eleven wrapped lines of 40 columns reflowed to 10 columns: 39 history lines for a
+        // limit of 10, which each scroll trims by one line only.
+        let setup = |t: &mut Terminal| {
+            t.feed(&b"0123456789".repeat(4 * 30));
+            t.resize(10, 5);
+            assert_eq!(t.history_size(), 39);
+        };
+        assert_whole_reads_as_by_line((40, 1, 10), setup, &numbered_lines(60));
+    }
+
+    #[test]
+    fn leaving_the_alternate_screen_in_the_write_decides_on_the_primary_screen() {
+        // The write plans on the alternate screen and enters its tail on the primary one,
+        // whose history the resize left past its limit.
+        let mut log = b"\x1b[?1049l".to_vec();
+        log.extend(numbered_lines(40));
+        let setup = |t: &mut Terminal| {
+            t.feed(&b"0123456789".repeat(4 * 30));
+            t.feed(b"\x1b[?1049h");
+            t.resize(10, 5);
+        };
+        assert_whole_reads_as_by_line((40, 24, 2), setup, &log);
     }
 
     #[test]

@@ -271,7 +271,7 @@ impl Parser {
                 b'\n' => {
                     self.c0(screen, b);
                     if let Some(d) = &mut self.doomed {
-                        if !d.line_fed(at) {
+                        if !d.line_fed(screen, bytes, at) {
                             self.doomed = None;
                         }
                     }
