@@ -101,8 +101,9 @@ fn report(term: &Terminal) -> Reported {
     let grid = &term.screen().grid;
     Reported {
         total: term.heap_bytes(),
-        history: grid.rows()[..grid.hsize as usize]
-            .iter()
+        history: grid
+            .rows()
+            .range(..grid.hsize as usize)
             .map(|r| r.heap_bytes())
             .sum(),
         palette: term.screen().palette.heap_bytes(),
