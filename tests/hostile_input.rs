@@ -833,8 +833,12 @@ fn check_grid_rows(g: &Grid, max_cols: u32, rows_hwm: usize, what: &str) {
         }
         rows_heap += heap;
     }
-    let room =
-        (g.heap_bytes() - rows_heap).saturating_sub(GRID_BUFFERS) / std::mem::size_of::<Row>();
+    // History lines left frozen at a thaw keep the part of their chunk before them, when it
+    // holds no more bytes than they do (src/term/frozen_lines.rs).
+    let hot_heap: usize = g.rows().iter().map(Row::heap_bytes).sum();
+    let frozen_slack = rows_heap - hot_heap;
+    let room = (g.heap_bytes() - rows_heap).saturating_sub(GRID_BUFFERS + frozen_slack)
+        / std::mem::size_of::<Row>();
     assert!(
         room <= 2 * rows_hwm + 8,
         "{what}: room for {room} rows, never more than {rows_hwm} held"

@@ -13,7 +13,8 @@
 //! `PERF=dir bench/scale.sh dump 400`).
 //!
 //! Dropping the oldest lines (history at its limit) moves a start offset; the bytes move to a
-//! buffer of their own once the dropped part outweighs the rest.
+//! buffer of their own once the dropped part outweighs the rest, and so do lines adopted
+//! behind more bytes of the chunk than they hold.
 //!
 //! Invariants: `bytes[start..]` holds exactly `lines` frozen rows, written for the width of the
 //! grid that holds them (which does not change while it holds any: a resize turns them into
@@ -33,6 +34,16 @@ impl FrozenLines {
     pub fn adopt(chunk: Box<[u8]>, range: std::ops::Range<usize>, lines: u32) -> FrozenLines {
         if lines == 0 {
             return FrozenLines::default();
+        }
+        // What comes before the lines (the rest of the screen's state) is dead: when it
+        // outweighs them, as on a wide screen with little history, they move to a buffer of
+        // their own, as when dropping lines does the same.
+        if range.start > range.len() {
+            return FrozenLines {
+                bytes: chunk[range].into(),
+                start: 0,
+                lines,
+            };
         }
         let mut bytes = Vec::from(chunk);
         // Shrinking in place: the allocator keeps the block when at least half of it stays,
@@ -136,6 +147,18 @@ mod tests {
         assert_eq!(kept.bytes(), &expect[3..expect.len() - 4]);
         kept.drop_oldest(9);
         assert_eq!((kept.lines(), kept.heap_bytes()), (0, 0));
+    }
+
+    #[test]
+    fn lines_behind_more_of_their_chunk_than_they_hold_get_their_own_bytes() {
+        let rows = lines(2);
+        let mut chunk = vec![0xee; 500];
+        let lines_bytes = frozen(&rows, 40);
+        chunk.extend_from_slice(&lines_bytes[3..]);
+        let range = 500..chunk.len() - 4;
+        let kept = FrozenLines::adopt(chunk.into_boxed_slice(), range.clone(), 2);
+        assert_eq!(kept.heap_bytes(), range.len());
+        assert_eq!(kept.rows_from(0, 40).collect::<Vec<_>>(), rows);
     }
 
     #[test]
