@@ -46,7 +46,9 @@ impl DoomedText {
     /// the parser decides on the screen as it is when it enters the clean tail).
     pub fn plan(screen: &Screen, bytes: &[u8]) -> Option<DoomedText> {
         let threshold = threshold(screen)?;
-        if bytes.len() <= threshold {
+        // Frames and transcripts hold far fewer lines than a screen and its history: counting
+        // line feeds rejects them for a fraction of what finding the clean tail costs.
+        if bytes.len() <= threshold || line_feeds(bytes) <= threshold {
             return None;
         }
         let (clean_from, line_feeds) = clean_tail(bytes);
@@ -88,6 +90,15 @@ fn threshold(screen: &Screen) -> Option<usize> {
     }
     let grid = &screen.grid;
     Some(grid.hlimit.max(grid.hsize).max(1) as usize + 2 * sy as usize)
+}
+
+/// How many line feeds `bytes` holds, counted in blocks a byte counter holds (which the
+/// compiler turns into vector instructions).
+fn line_feeds(bytes: &[u8]) -> usize {
+    bytes
+        .chunks(255)
+        .map(|block| block.iter().fold(0u8, |n, &b| n + u8::from(b == b'\n')) as usize)
+        .sum()
 }
 
 /// Where the clean tail of `bytes` starts, and how many line feeds it holds.
