@@ -395,6 +395,7 @@ impl Parser {
 
     /// Dispatches a CSI sequence found complete at the start of `bytes`; 0 if it is not whole
     /// or holds anything but parameters, intermediates and a final byte.
+    #[inline]
     fn csi_whole(&mut self, screen: &mut Screen, bytes: &[u8]) -> usize {
         let mut i = 2;
         let mut interm_len = 0;
