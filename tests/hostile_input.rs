@@ -526,9 +526,10 @@ fn log_stream(rng: &mut Rng, cols: u32, lines: u64, jolts: u64) -> Vec<u8> {
                     ]);
                     out.extend_from_slice(style);
                 }
+                // Joiners make reads split differently differ (the joiner state ends with a
+                // read, see `execute`), so logs do without them.
+                8 if rng.chance(1, 4) => out.extend_from_slice(rng.pick(INVALID_UTF8)),
                 8 => {
-                    // Joiners make reads split differently differ (the joiner state ends with
-                    // a read, see `execute`), so logs do without them.
                     let c = rng.pick(CHARS);
                     if !c.contains('\u{200d}') {
                         out.extend_from_slice(c.as_bytes());

@@ -257,7 +257,9 @@ impl Parser {
             let Some(&b) = rest.first() else {
                 return at;
             };
-            if let Some(until) = self.doomed.and_then(|d| d.until(at)) {
+            // Not while a UTF-8 character is unfinished: the doomed loop keeps no such state.
+            let doomed = self.doomed.filter(|_| self.utf8.is_none());
+            if let Some(until) = doomed.and_then(|d| d.until(at)) {
                 let end = self.pass_doomed(screen, bytes, at, until);
                 if end > at {
                     at = end;
@@ -290,10 +292,10 @@ impl Parser {
         }
     }
 
-    /// Parses doomed text (see `doomed.rs`) from `at` to `until` at most, in the ground state:
-    /// text only moves the cursor, and styles are set once, as the loop ends, by the SGR
-    /// sequences from the last that resets the pen on (nothing reads the pen meanwhile but
-    /// writes to doomed rows). Stops early at a byte it leaves to the other paths (UTF-8, SO,
+    /// Parses doomed text (see `doomed.rs`) from `at` to `until` at most, in the ground state
+    /// with no UTF-8 character unfinished (none is when it returns): text only moves the
+    /// cursor, and styles are set once, as the loop ends, by the SGR sequences from the last
+    /// that resets the pen on (nothing reads the pen meanwhile but writes to doomed rows). Stops early at a byte it leaves to the other paths (UTF-8, SO,
     /// SI, TAB...), which handle doomed text as any other; returns where it stopped.
     fn pass_doomed(
         &mut self,
