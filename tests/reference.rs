@@ -206,6 +206,36 @@ fn screens_of_programs_match() {
     );
 }
 
+/// A coloured log far longer than the history, written at once: most of it scrolls away
+/// within one read, which zeropty does not draw (src/term/doomed.rs); the history, cursor
+/// and colours left must be tmux's.
+#[test]
+fn a_long_coloured_log_leaves_the_history_tmux_leaves() {
+    // Every fifth line is 42 columns, so how far the text before it moved the cursor decides
+    // whether it wraps, and so how many lines scroll and how long the history is at the end.
+    let log = "awk 'BEGIN { for (i = 1; i <= 30000; i++) printf \"\\033[3%dm%05d\\033[m line \\033[1m%06d\\033[22m %s\\n\", i % 8, i, i * 7, (i % 5 ? \"ok\" : \"wraps past forty columns\") }'; sleep 100";
+    compare(
+        "log",
+        &[
+            Some(&["new-session", "-d", "-s", "l", "-x", "40", "-y", "10", log]),
+            None,
+            None,
+            None,
+            None,
+            None,
+            Some(&[
+                "display-message",
+                "-p",
+                "-t",
+                "l",
+                "#{history_size} #{cursor_x},#{cursor_y}",
+            ]),
+            Some(&["capture-pane", "-p", "-e", "-S", "-", "-t", "l"]),
+            Some(&["capture-pane", "-p", "-J", "-S", "-", "-t", "l"]),
+        ],
+    );
+}
+
 /// Lines drawn, left to settle (packed between reads), then erased in part: EL 0 and 1 and
 /// ECH, with and without a background colour, across styled, repeated and wide cells.
 #[test]

@@ -295,8 +295,9 @@ impl Parser {
     /// Parses doomed text (see `doomed.rs`) from `at` to `until` at most, in the ground state
     /// with no UTF-8 character unfinished (none is when it returns): text only moves the
     /// cursor, and styles are set once, as the loop ends, by the SGR sequences from the last
-    /// that resets the pen on (nothing reads the pen meanwhile but writes to doomed rows). Stops early at a byte it leaves to the other paths (UTF-8, SO,
-    /// SI, TAB...), which handle doomed text as any other; returns where it stopped.
+    /// that resets the pen on (nothing reads the pen meanwhile but writes to doomed rows).
+    /// Stops early at a byte it leaves to the other paths (UTF-8, SO, SI, TAB...), which
+    /// handle doomed text as any other; returns where it stopped.
     fn pass_doomed(
         &mut self,
         screen: &mut Screen,
@@ -304,7 +305,6 @@ impl Parser {
         mut at: usize,
         until: usize,
     ) -> usize {
-        let start = at;
         let mut styles_from = None;
         while at < until {
             match bytes[at] {
@@ -341,7 +341,6 @@ impl Parser {
                 esc += self.csi_whole(screen, &bytes[esc..]);
             }
         }
-        debug_assert!(at > start || styles_from.is_none());
         at
     }
 
@@ -1188,7 +1187,8 @@ fn printable_len(bytes: &[u8]) -> usize {
         .unwrap_or(bytes.len())
 }
 
-/// The parameters of the SGR sequence (`ESC [`, parameters, `m`) that `bytes` starts with.
+/// The parameters of the SGR sequence (`ESC [`, parameters, `m`) that `bytes` starts with
+/// (one the scan of `doomed.rs` found whole).
 fn sgr_params(bytes: &[u8]) -> &[u8] {
     let rest = &bytes[2..];
     &rest[..rest.iter().take_while(|b| matches!(b, b'0'..=b';')).count()]
