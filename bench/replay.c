@@ -6,6 +6,8 @@
  *
  *     replay idle FILE                   write FILE once, then sleep
  *     replay redraw [PHASE [EPOCH]]      every second, redraw a 31-line live region
+ *     replay clear [PHASE [EPOCH]]       every second, clear the screen and draw the same
+ *                                        region (the cleared screen goes into the history)
  *     replay dump FILE [PHASE [EPOCH]]   every 2 s, clear the screen and write FILE again
  *     replay cast FILE START [EPOCH]     play an asciinema v2 recording in a loop, from START
  *                                        (0 to 1) of its length; FILE may also be compiled
@@ -225,14 +227,18 @@ static int64_t first_frame(int64_t at, int64_t offset, int64_t period, long *k)
 	return first + *k * period;
 }
 
-static void do_redraw(double phase, const char *epoch)
+/* Every second a frame; with clear, the frame starts by clearing the screen (ESC[H ESC[2J). */
+static void do_redraw(double phase, const char *epoch, int clear)
 {
+	static const char clear_screen[] = "\033[H\033[2J";
 	static char frame[32768];
 	long tick;
 	int64_t next = first_frame(anchor(epoch), (int64_t)(phase * NS), NS, &tick);
+	size_t lead = clear ? strlen(clear_screen) : 0;
+	memcpy(frame, clear_screen, lead);
 	for (;; tick++) {
 		sleep_until(next);
-		write_all(frame, redraw_frame(frame, sizeof frame, tick));
+		write_all(frame, lead + redraw_frame(frame + lead, sizeof frame - lead, tick));
 		next += NS;
 	}
 }
@@ -513,8 +519,9 @@ static void do_bulk(const char *path, const char *stamp)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: replay idle FILE | redraw [PHASE [EPOCH]] | dump FILE [PHASE [EPOCH]] |\n"
-			"       cast FILE START [EPOCH] | compile IN.cast OUT | bulk FILE STAMP\n");
+	fprintf(stderr, "usage: replay idle FILE | redraw [PHASE [EPOCH]] | clear [PHASE [EPOCH]] |\n"
+			"       dump FILE [PHASE [EPOCH]] | cast FILE START [EPOCH] |\n"
+			"       compile IN.cast OUT | bulk FILE STAMP\n");
 	exit(2);
 }
 
@@ -526,9 +533,10 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "idle") && argc == 3) {
 		raw_mode();
 		do_idle(argv[2]);
-	} else if (!strcmp(mode, "redraw") && argc <= 4) {
+	} else if ((!strcmp(mode, "redraw") || !strcmp(mode, "clear")) && argc <= 4) {
 		raw_mode();
-		do_redraw(argc >= 3 ? fraction(argv[2]) : 0, argc == 4 ? argv[3] : NULL);
+		do_redraw(argc >= 3 ? fraction(argv[2]) : 0, argc == 4 ? argv[3] : NULL,
+			  !strcmp(mode, "clear"));
 	} else if (!strcmp(mode, "dump") && argc >= 3 && argc <= 5) {
 		raw_mode();
 		do_dump(argv[2], argc >= 4 ? fraction(argv[3]) : 0, argc == 5 ? argv[4] : NULL);

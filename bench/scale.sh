@@ -4,7 +4,10 @@
 #
 #   idle    one realistic agent screen (the last screen of ../shared/traces/claude-a.cast, in
 #           colour), then quiet
-#   redraw  a 31-line live region redrawn every second (about 5 KB a frame)
+#   redraw  a 31-line live region redrawn every second (about 5 KB a frame), nothing scrolls
+#   clear   the same, each frame starting by clearing the screen (ESC[H ESC[2J): both servers,
+#           like tmux 3.3a, move a cleared screen into history, so the 78 lines down to the
+#           region's last go into it every second and it is full (2000 lines) after 26 s
 #   dump    a 15 KB transcript (the start of claude-a.cast's history) re-sent every 2 s, after
 #           clearing the screen
 #   cast    the recordings in ../shared/traces/ replayed at their recorded pace and looped:
@@ -28,7 +31,7 @@
 # given costs follows: give the smallest first (1 measures it beyond a server with one
 # session, without the process floor).
 #
-#     bench/scale.sh [WORKLOAD ...] [N ...]   # default: all five workloads at N = 200
+#     bench/scale.sh [WORKLOAD ...] [N ...]   # default: all six workloads at N = 200
 #     bench/scale.sh idle redraw 200 400 1000
 #     ROUNDS=3 bench/scale.sh bulk            # bulk takes no N
 #
@@ -38,7 +41,7 @@
 # beside it), BASE (another zeropty program to run in tmux's place: compares two builds), WINDOW seconds of sampling (10), START_MS milliseconds allowed per session
 # to start (10): the programs' schedules start N x START_MS after the first session, SETTLE
 # seconds after that the measures are taken and the window opens (5; dump: 35, until its
-# history is full), ROUNDS (1; bulk: 5), TOLERANCE percent (5), BATCH sessions started per
+# history is full; clear: 30), ROUNDS (1; bulk: 5), TOLERANCE percent (5), BATCH sessions started per
 # command (50), BULK_POLL: how the bulk timing polls capture-pane, "program" (each server's
 # own program, one process per poll, the default) or "builtin" (zeropty through its bash
 # builtin; tmux still through its program), SYSCALLS (set: count the server's system calls
@@ -62,6 +65,8 @@ settle_for() { # WORKLOAD
 		echo "$SETTLE"
 	elif [ "$1" = dump ]; then
 		echo 35
+	elif [ "$1" = clear ]; then
+		echo 30
 	else
 		echo 5
 	fi
@@ -80,12 +85,12 @@ ref=tmux
 workloads=() counts=()
 for a in "$@"; do
 	case $a in
-	idle | redraw | dump | cast | bulk) workloads+=("$a") ;;
-	*[!0-9]* | '') echo "usage: bench/scale.sh [idle|redraw|dump|cast|bulk ...] [N ...]" >&2 && exit 2 ;;
+	idle | redraw | clear | dump | cast | bulk) workloads+=("$a") ;;
+	*[!0-9]* | '') echo "usage: bench/scale.sh [idle|redraw|clear|dump|cast|bulk ...] [N ...]" >&2 && exit 2 ;;
 	*) counts+=("$a") ;;
 	esac
 done
-[ ${#workloads[@]} -gt 0 ] || workloads=(idle redraw dump cast bulk)
+[ ${#workloads[@]} -gt 0 ] || workloads=(idle redraw clear dump cast bulk)
 [ ${#counts[@]} -gt 0 ] || counts=(200)
 
 work=$(mktemp -d)
@@ -181,7 +186,7 @@ stop_server() { # PID
 program() {
 	case $1 in
 	idle) cmd="exec $replay idle $screen" ;;
-	redraw) cmd="exec $replay redraw $3 $4" ;;
+	redraw | clear) cmd="exec $replay $1 $3 $4" ;;
 	dump) cmd="exec $replay dump $transcript $3 $4" ;;
 	cast)
 		local c=${casts[0]}
