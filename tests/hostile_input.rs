@@ -838,7 +838,10 @@ fn check_grid_rows(g: &Grid, max_cols: u32, rows_hwm: usize, what: &str) {
     // holds no more bytes than they do (src/term/frozen_lines.rs).
     let hot_heap: usize = g.rows().iter().map(Row::heap_bytes).sum();
     let frozen_slack = rows_heap - hot_heap;
-    let room = (g.heap_bytes() - rows_heap).saturating_sub(GRID_BUFFERS + frozen_slack)
+    // Sealed lines hold less than the rows they decode to, so this may be negative.
+    let room = g
+        .heap_bytes()
+        .saturating_sub(rows_heap + GRID_BUFFERS + frozen_slack)
         / std::mem::size_of::<Row>();
     assert!(
         room <= 2 * rows_hwm + 8,
@@ -1106,12 +1109,16 @@ impl Subject {
         } else {
             let (allowed, besides) = (chunk_allowance(t), heap_besides_rows(t));
             t.freeze();
-            let chunk = t.frozen_bytes();
-            assert!(chunk <= allowed, "a {chunk}-byte chunk, allowed {allowed}");
-            let rest = t.heap_bytes() - chunk;
+            // Sealed history lines stay with the grids, compressed.
+            let (chunk, sealed) = (t.frozen_bytes(), t.sealed_bytes());
+            assert!(
+                chunk + sealed <= allowed,
+                "a {chunk}-byte chunk and {sealed} sealed, allowed {allowed}"
+            );
+            let rest = t.heap_bytes() - chunk - sealed;
             assert!(
                 rest <= besides,
-                "frozen, {rest} bytes besides the chunk, hot {besides}"
+                "frozen, {rest} bytes besides the chunk and sealed lines, hot {besides}"
             );
         }
         assert!(t.is_frozen());

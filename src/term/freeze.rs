@@ -24,7 +24,8 @@
 //! Chunk format (counts are LEB128 varints): the grid's rows, oldest history line first (their
 //! number is not stored: the grid keeps `hsize` and `sy` while frozen), after the length in
 //! bytes (8 bytes, little endian) of its history lines but the newest, which a thaw leaves
-//! frozen in what it keeps of the chunk (`frozen_lines.rs`); the saved grid's rows, the same
+//! frozen in what it keeps of the chunk (`frozen_lines.rs`), and without the sealed ones, which
+//! stay with the grid; the saved grid's rows, the same
 //! way, if the alternate screen is on; the palette; the grapheme table; the tab stops. Rows are
 //! written as described in `row.rs` (a blank row is one byte, a row with cells its flags and its
 //! packed bytes), the tables in `cell.rs` and `screen.rs`. The chunk means something only to the
@@ -283,7 +284,7 @@ mod tests {
         let twin = t.clone();
         t.freeze();
         assert!(t.is_frozen() && !t.is_cold());
-        assert_eq!(t.screen.grid.heap_bytes(), 0);
+        assert_eq!(t.screen.grid.heap_bytes(), t.screen.grid.sealed_bytes());
         assert_same_cells(t.screen(), twin.screen());
         t.thaw();
         assert!(!t.is_frozen());
@@ -309,7 +310,7 @@ mod tests {
             t.frozen_bytes() > 0 && frozen < hot / 2,
             "{frozen} of {hot}"
         );
-        assert!(frozen - t.frozen_bytes() <= t.title().len() + 64);
+        assert!(frozen - t.frozen_bytes() - t.sealed_bytes() <= t.title().len() + 64);
         for escapes in [false, true] {
             assert_eq!(capture(&t, escapes), capture(&twin, escapes));
             let opts = CaptureOptions {
@@ -377,21 +378,48 @@ mod tests {
     /// find them as if they had been thawed, with the history at its limit, across freezes.
     #[test]
     fn history_left_frozen_by_a_thaw_acts_as_thawed() {
+        changes_act_on_frozen_history_as_on_rows(busy_terminal());
+    }
+
+    /// The same with a history long enough to be sealed at a freeze, and pushed past its limit
+    /// through sealed segments.
+    #[test]
+    fn history_sealed_at_a_freeze_acts_as_thawed() {
+        let mut t = Terminal::new(60, 8, 2000);
+        for i in 0..1800u32 {
+            let line = format!(
+                "\x1b[38;5;{}m{i:5} tool e\u{301} \u{4e2d} -> ok\x1b[m\r\n",
+                i % 200
+            );
+            t.feed(line.as_bytes());
+        }
+        t.feed(b"\x1b[?1049h\x1b[2;4r\x1b[3Halt \xf0\x9f\x98\x80\x1b[1;31mred");
+        let mut probe = t.clone();
+        probe.freeze();
+        assert!(probe.sealed_bytes() > 0, "nothing was sealed");
+        changes_act_on_frozen_history_as_on_rows(t);
+    }
+
+    fn changes_act_on_frozen_history_as_on_rows(mut t: Terminal) {
         type Change = fn(&mut Terminal);
-        let changes: [Change; 11] = [
+        let changes: [Change; 12] = [
             |t| t.feed(b"\x1b[?1049l"),
             |t| (0..30).for_each(|i| t.feed(format!("more {i}\r\n").as_bytes())),
             |t| t.feed(b"\x1b[H\x1b[2K"),
             |t| t.feed(b"\x1b[2;5r\x1b[2H\x1b[L\x1b[M\x1b[r"),
             |t| t.feed(b"\x1b[1;4r\x1b[4H\n\n\x1b[r"),
             |t| t.feed(b"\x1b[2J"),
+            |t| {
+                (0..150).for_each(|i| {
+                    t.feed(format!("\x1b[3{}mpast the limit {i}\r\n", i % 8).as_bytes())
+                })
+            },
             |t| (0..600).for_each(|i| t.feed(format!("\x1b[38;2;{i};1;1mX").as_bytes())),
             |t| t.resize(25, 9),
             |t| t.resize(60, 4),
             |t| t.feed(b"\x1b[?1049hx\x1b[?1049l"),
             Terminal::clear_history,
         ];
-        let mut t = busy_terminal();
         let mut twin = t.clone();
         for (i, change) in changes.iter().enumerate() {
             t.freeze();
@@ -402,6 +430,7 @@ mod tests {
             assert_same_cells(t.screen(), twin.screen());
             assert_eq!(capture(&t, true), capture(&twin, true), "change {i}");
             assert_eq!(t.history_bytes(), twin.history_bytes(), "change {i}");
+            assert_eq!(t.history_size(), twin.history_size(), "change {i}");
         }
     }
 

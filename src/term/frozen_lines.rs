@@ -1,4 +1,4 @@
-//! The oldest history lines of a hot grid, left in their frozen form.
+//! The oldest history lines of a grid, left in their frozen form, the oldest of them sealed.
 //!
 //! Output changes the visible rows and pushes lines onto the end of the history; nothing it
 //! does reads or changes the older history lines. So thawing a screen brings back its visible
@@ -12,86 +12,212 @@
 //! output: on 400 such sessions that was about 40% of the server's CPU (`perf`,
 //! `PERF=dir bench/scale.sh dump 400`).
 //!
-//! Dropping the oldest lines (history at its limit) moves a start offset; the bytes move to a
-//! buffer of their own once the dropped part outweighs the rest, and so do lines adopted
-//! behind more bytes of the chunk than they hold.
+//! *Sealed* lines go further: when a screen freezes with at least [`SEAL_BYTES`] of history
+//! lines not yet sealed, those lines are compressed (zstd) into a segment that stays with the
+//! grid, frozen, thawed or cold, until the lines are dropped or every line must become a row.
+//! A program that clears its screen every second keeps moving it into a full history that it
+//! never stops writing to, so the screen never goes cold: 400 such sessions held 72 KiB each
+//! beyond the first 200 (`bench/scale.sh clear 200 400`), most of it history that no output can
+//! change. Nothing but readers of old history lines pays for the compression: a freeze writes
+//! sealed lines nowhere, and a thaw leaves them as they are.
+//!
+//! Dropping the oldest lines (history at its limit) drops sealed lines first, letting a segment
+//! go once all its lines are dropped; then it moves a start offset; the bytes move to a buffer
+//! of their own once the dropped part outweighs the rest, and so do lines adopted behind more
+//! bytes of the chunk than they hold.
 //!
 //! Invariants: `bytes[start..]` holds exactly `lines` frozen rows, written for the width of the
 //! grid that holds them (which does not change while it holds any: a resize turns them into
-//! rows first); no lines means no bytes.
+//! rows first); no lines means no bytes; the sealed lines are the oldest, `sealed_lines` of them
+//! live: the segments' lines but the `sealed_dropped` oldest of the first segment, which is
+//! fewer than its lines.
 
 use super::row::Row;
+use std::collections::VecDeque;
+
+/// Unsealed history lines, in frozen bytes, that a freeze seals. Smaller segments compress
+/// worse; larger ones leave more lines unsealed between seals.
+pub const SEAL_BYTES: usize = 16 * 1024;
+
+/// zstd's level for sealed lines, as for cold screens: level 1.
+const SEAL_LEVEL: i32 = 1;
 
 #[derive(Clone, Debug, Default)]
 pub struct FrozenLines {
+    /// Segments of sealed lines, oldest first.
+    sealed: VecDeque<Sealed>,
+    /// Lines of the first segment already dropped.
+    sealed_dropped: u32,
+    /// Live sealed lines.
+    sealed_lines: u32,
     bytes: Box<[u8]>,
     start: usize,
     lines: u32,
 }
 
+/// Frozen rows compressed together.
+#[derive(Clone, Debug)]
+struct Sealed {
+    compressed: Box<[u8]>,
+    /// Their length before compression.
+    len: usize,
+    lines: u32,
+}
+
 impl FrozenLines {
-    /// Keeps the `lines` frozen rows at `range` in a chunk, letting go of the chunk after it.
-    pub fn adopt(chunk: Box<[u8]>, range: std::ops::Range<usize>, lines: u32) -> FrozenLines {
+    /// Keeps the `lines` frozen rows at `range` in a chunk, after the sealed lines, letting go
+    /// of the chunk after them. The unsealed lines kept before are replaced.
+    pub fn adopt(&mut self, chunk: Box<[u8]>, range: std::ops::Range<usize>, lines: u32) {
+        self.lines = lines;
+        self.start = 0;
         if lines == 0 {
-            return FrozenLines::default();
+            self.bytes = Box::default();
+            return;
         }
         // What comes before the lines (the rest of the screen's state) is dead: when it
         // outweighs them, as on a wide screen with little history, they move to a buffer of
         // their own, as when dropping lines does the same.
         if range.start > range.len() {
-            return FrozenLines {
-                bytes: chunk[range].into(),
-                start: 0,
-                lines,
-            };
+            self.bytes = chunk[range].into();
+            return;
         }
         let mut bytes = Vec::from(chunk);
         // Shrinking in place: the allocator keeps the block when at least half of it stays,
         // which for a screen with much history is nearly all of it.
         bytes.truncate(range.end);
-        FrozenLines {
-            bytes: bytes.into_boxed_slice(),
-            start: range.start,
-            lines,
-        }
+        self.bytes = bytes.into_boxed_slice();
+        self.start = range.start;
     }
 
+    /// Every frozen line, sealed or not.
+    #[inline]
     pub fn lines(&self) -> u32 {
-        self.lines
+        self.sealed_lines + self.lines
     }
 
-    /// The frozen rows, oldest first, as [`Row::freeze_into`] wrote them.
-    pub fn bytes(&self) -> &[u8] {
+    /// The unsealed frozen rows, oldest first, as [`Row::freeze_into`] wrote them.
+    pub fn unsealed_bytes(&self) -> &[u8] {
         &self.bytes[self.start..]
+    }
+
+    /// Lets go of the unsealed lines (written somewhere else), keeping the sealed ones.
+    pub fn keep_sealed(&mut self) {
+        self.bytes = Box::default();
+        self.start = 0;
+        self.lines = 0;
+    }
+
+    /// Seals the unsealed lines followed by `rows` (lines that were not frozen yet), once
+    /// they are [`SEAL_BYTES`] or more in their frozen form; returns whether they were. Lines
+    /// that do not compress cost a few bytes more sealed (zstd stores them as they are), so
+    /// they are sealed all the same.
+    pub fn seal<'a>(
+        &mut self,
+        rows: impl ExactSizeIterator<Item = &'a Row> + Clone,
+        sx: u32,
+        scratch: &mut Vec<u8>,
+    ) -> bool {
+        let hint = rows.clone().map(Row::frozen_len_hint).sum::<usize>();
+        let unsealed = self.unsealed_bytes();
+        if unsealed.len() + hint < SEAL_BYTES {
+            return false;
+        }
+        let mut raw = Vec::with_capacity(unsealed.len() + hint);
+        raw.extend_from_slice(unsealed);
+        let lines = self.lines + rows.len() as u32;
+        rows.for_each(|row| row.freeze_into(sx, &mut raw, scratch));
+        // Compression fails only when memory does: the lines stay as they were.
+        let Ok(compressed) = zstd::bulk::compress(&raw, SEAL_LEVEL) else {
+            return false;
+        };
+        self.keep_sealed();
+        self.sealed.push_back(Sealed {
+            compressed: compressed.into_boxed_slice(),
+            len: raw.len(),
+            lines,
+        });
+        self.sealed_lines += lines;
+        true
     }
 
     /// Forgets the `n` oldest lines (all of them if there are fewer).
     pub fn drop_oldest(&mut self, n: u32) {
-        if n >= self.lines {
+        if n >= self.lines() {
             *self = FrozenLines::default();
             return;
         }
-        for _ in 0..n {
+        let from_sealed = n.min(self.sealed_lines);
+        self.sealed_lines -= from_sealed;
+        self.sealed_dropped += from_sealed;
+        while let Some(first) = self.sealed.front() {
+            if self.sealed_dropped < first.lines {
+                break;
+            }
+            self.sealed_dropped -= first.lines;
+            self.sealed.pop_front();
+        }
+        for _ in from_sealed..n {
             Row::skip_frozen(&self.bytes, &mut self.start);
         }
-        self.lines -= n;
+        self.lines -= n - from_sealed;
         if self.start > self.bytes.len() - self.start {
-            self.bytes = self.bytes().into();
+            self.bytes = self.unsealed_bytes().into();
             self.start = 0;
         }
     }
 
-    /// The lines from the `first` on, decoded into rows of a grid `sx` wide.
+    /// The lines from the `first` on, decoded into rows of a grid `sx` wide. Only the sealed
+    /// segments holding such lines are decompressed, one at a time.
     pub fn rows_from(&self, first: u32, sx: u32) -> impl Iterator<Item = Row> + '_ {
+        let mut seg_start = 0u32;
+        let mut dropped = self.sealed_dropped;
+        let sealed = self.sealed.iter().filter_map(move |seg| {
+            let skip = std::mem::take(&mut dropped);
+            let from = seg_start;
+            seg_start += seg.lines - skip;
+            (seg_start > first).then(|| seg.rows(skip + first.saturating_sub(from), sx))
+        });
+        let plain_first = first.saturating_sub(self.sealed_lines).min(self.lines);
         let mut at = self.start;
-        for _ in 0..first.min(self.lines) {
+        for _ in 0..plain_first {
             Row::skip_frozen(&self.bytes, &mut at);
         }
-        (first..self.lines).map(move |_| Row::thaw(&self.bytes, &mut at, sx))
+        let plain = (plain_first..self.lines).map(move |_| Row::thaw(&self.bytes, &mut at, sx));
+        sealed.flatten().chain(plain)
     }
 
     pub fn heap_bytes(&self) -> usize {
-        self.bytes.len()
+        self.bytes.len() + self.sealed_bytes()
+    }
+
+    /// The part of [`FrozenLines::heap_bytes`] that sealed lines hold.
+    pub fn sealed_bytes(&self) -> usize {
+        self.sealed.capacity() * std::mem::size_of::<Sealed>()
+            + self
+                .sealed
+                .iter()
+                .map(|s| s.compressed.len())
+                .sum::<usize>()
+    }
+}
+
+impl Sealed {
+    /// Its lines from the `first` on, as rows. Lines that cannot be decompressed (only when
+    /// memory fails) come back blank, so the history keeps its length.
+    fn rows(&self, first: u32, sx: u32) -> std::vec::IntoIter<Row> {
+        let rows: Vec<Row> = match zstd::bulk::decompress(&self.compressed, self.len) {
+            Ok(raw) => {
+                let mut at = 0;
+                for _ in 0..first {
+                    Row::skip_frozen(&raw, &mut at);
+                }
+                (first..self.lines)
+                    .map(|_| Row::thaw(&raw, &mut at, sx))
+                    .collect()
+            }
+            Err(_) => (first..self.lines).map(|_| Row::new()).collect(),
+        };
+        rows.into_iter()
     }
 }
 
@@ -130,7 +256,8 @@ mod tests {
         let rows = lines(10);
         let chunk = frozen(&rows, 40);
         let end = chunk.len() - 4;
-        let mut kept = FrozenLines::adopt(chunk, 3..end, 10);
+        let mut kept = FrozenLines::default();
+        kept.adopt(chunk, 3..end, 10);
         assert_eq!(kept.heap_bytes(), end, "the chunk is cut after the lines");
         assert_eq!(kept.rows_from(0, 40).collect::<Vec<_>>(), rows);
         assert_eq!(kept.rows_from(7, 40).collect::<Vec<_>>(), rows[7..]);
@@ -144,7 +271,7 @@ mod tests {
         );
         assert_eq!(kept.rows_from(0, 40).collect::<Vec<_>>(), rows[6..]);
         let expect = frozen(&rows[6..], 40);
-        assert_eq!(kept.bytes(), &expect[3..expect.len() - 4]);
+        assert_eq!(kept.unsealed_bytes(), &expect[3..expect.len() - 4]);
         kept.drop_oldest(9);
         assert_eq!((kept.lines(), kept.heap_bytes()), (0, 0));
     }
@@ -156,14 +283,115 @@ mod tests {
         let lines_bytes = frozen(&rows, 40);
         chunk.extend_from_slice(&lines_bytes[3..]);
         let range = 500..chunk.len() - 4;
-        let kept = FrozenLines::adopt(chunk.into_boxed_slice(), range.clone(), 2);
+        let mut kept = FrozenLines::default();
+        kept.adopt(chunk.into_boxed_slice(), range.clone(), 2);
         assert_eq!(kept.heap_bytes(), range.len());
         assert_eq!(kept.rows_from(0, 40).collect::<Vec<_>>(), rows);
     }
 
     #[test]
     fn no_lines_keep_no_bytes() {
-        let kept = FrozenLines::adopt(frozen(&lines(2), 40), 3..3, 0);
+        let mut kept = FrozenLines::default();
+        kept.adopt(frozen(&lines(2), 40), 3..3, 0);
         assert_eq!((kept.lines(), kept.heap_bytes()), (0, 0));
+    }
+
+    /// `n` history lines of an agent's output: the same few shapes with numbers that change.
+    fn output_lines(from: usize, n: usize) -> Vec<Row> {
+        (from..from + n)
+            .map(|i| {
+                let mut row = Row::new();
+                let text = format!("  {i:5} parse_config(\"fixtures\", {}) -> ok", i % 97);
+                row.write(
+                    0,
+                    text.bytes()
+                        .map(|b| super::super::cell::Cell::new(b as u32, (i % 3) as u32)),
+                );
+                row.used = text.len() as u16;
+                row.size = 80;
+                row.pack(&mut Vec::new());
+                row
+            })
+            .collect()
+    }
+
+    /// Lines kept as `plain` frozen lines, then `hot` more rows sealed after them.
+    fn sealed(plain: &[Row], hot: &[Row]) -> FrozenLines {
+        let chunk = frozen(plain, 80);
+        let mut kept = FrozenLines::default();
+        kept.adopt(chunk.clone(), 3..chunk.len() - 4, plain.len() as u32);
+        assert!(
+            kept.seal(hot.iter(), 80, &mut Vec::new()),
+            "enough lines to seal"
+        );
+        kept
+    }
+
+    #[test]
+    fn sealed_lines_read_back_from_any_line_and_cost_a_fraction() {
+        let rows = output_lines(0, 2000);
+        let mut kept = sealed(&rows[..500], &rows[500..1000]);
+        let unsealed_size = frozen(&rows[..1000], 80).len();
+        assert!(
+            kept.heap_bytes() * 4 < unsealed_size,
+            "{} sealed bytes for {unsealed_size}",
+            kept.heap_bytes()
+        );
+        assert_eq!(kept.lines(), 1000);
+        assert!(kept.unsealed_bytes().is_empty());
+        // Lines after the sealed ones, then a second segment.
+        let chunk = frozen(&rows[1000..1100], 80);
+        kept.adopt(chunk.clone(), 3..chunk.len() - 4, 100);
+        assert_eq!(kept.lines(), 1100);
+        assert_eq!(kept.rows_from(0, 80).collect::<Vec<_>>(), rows[..1100]);
+        assert_eq!(kept.rows_from(777, 80).collect::<Vec<_>>(), rows[777..1100]);
+        assert_eq!(
+            kept.rows_from(1050, 80).collect::<Vec<_>>(),
+            rows[1050..1100]
+        );
+        assert!(kept.seal(rows[1100..].iter(), 80, &mut Vec::new()));
+        assert_eq!(kept.lines(), 2000);
+        assert_eq!(kept.rows_from(999, 80).collect::<Vec<_>>(), rows[999..]);
+    }
+
+    #[test]
+    fn dropping_the_oldest_lines_goes_through_sealed_segments_into_unsealed_lines() {
+        let rows = output_lines(0, 1100);
+        let mut kept = sealed(&rows[..300], &rows[300..600]);
+        assert!(kept.seal(rows[600..1000].iter(), 80, &mut Vec::new()));
+        assert_eq!(kept.sealed.len(), 2);
+        let chunk = frozen(&rows[1000..], 80);
+        kept.adopt(chunk.clone(), 3..chunk.len() - 4, 100);
+        let full = kept.heap_bytes();
+        kept.drop_oldest(250);
+        assert_eq!(kept.rows_from(0, 80).collect::<Vec<_>>(), rows[250..]);
+        assert_eq!(kept.rows_from(400, 80).collect::<Vec<_>>(), rows[650..]);
+        assert_eq!(
+            kept.heap_bytes(),
+            full,
+            "a segment stays while it has lines"
+        );
+        kept.drop_oldest(400);
+        assert_eq!(kept.lines(), 450);
+        assert_eq!(kept.rows_from(0, 80).collect::<Vec<_>>(), rows[650..]);
+        assert!(
+            kept.heap_bytes() < full,
+            "a segment without lines is let go"
+        );
+        kept.drop_oldest(400);
+        assert_eq!(kept.rows_from(0, 80).collect::<Vec<_>>(), rows[1050..]);
+        kept.drop_oldest(50);
+        assert_eq!((kept.lines(), kept.heap_bytes()), (0, 0));
+    }
+
+    #[test]
+    fn too_few_lines_are_not_sealed() {
+        let rows = output_lines(0, 20);
+        let mut kept = FrozenLines::default();
+        let chunk = frozen(&rows[..10], 80);
+        kept.adopt(chunk.clone(), 3..chunk.len() - 4, 10);
+        assert!(!kept.seal(rows[10..].iter(), 80, &mut Vec::new()));
+        assert_eq!(kept.unsealed_bytes(), &chunk[3..chunk.len() - 4]);
+        assert_eq!(kept.lines(), 10);
     }
 }

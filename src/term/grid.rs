@@ -18,8 +18,8 @@
 //! translate; an operation that would change a frozen line turns the lines into rows first.
 //!
 //! Invariants: `frozen.lines() + rows.len() == hsize + sy`, except while the terminal is
-//! frozen, when the rows live in the terminal's chunk, `rows` is empty and no lines are kept
-//! frozen here (the counts still describe them); frozen lines are history lines but never the
+//! frozen, when the rows live in the terminal's chunk, `rows` is empty and only sealed lines
+//! are kept frozen here (the counts still describe them); frozen lines are history lines but never the
 //! newest one (clearing the line under it may change its wrap flag), so `frozen.lines() == 0`
 //! or `frozen.lines() < hsize`;
 //! `hscrolled <= hsize`; a row never stores cells past its `size`. Background colours arrive
@@ -617,17 +617,23 @@ impl Grid {
     }
 
     /// Appends every row's frozen form to `out` (history first) and lets go of the rows and
-    /// working space: the grid is then frozen, its counts kept, its row vector empty.
+    /// working space: the grid is then frozen, its counts kept, its row vector empty, its
+    /// sealed lines kept (see `frozen_lines.rs`), having sealed the history lines but the
+    /// newest if they are enough.
     ///
-    /// The history lines but the newest come first, after their length in bytes (8 bytes,
-    /// little endian), so that [`Grid::thaw`] can leave them frozen; lines still frozen here
-    /// are copied as they are.
+    /// The history lines not sealed but the newest come first, after their length in bytes (8
+    /// bytes, little endian), so that [`Grid::thaw`] can leave them frozen; lines still frozen
+    /// here are copied as they are.
     pub fn freeze_into(&mut self, out: &mut Vec<u8>, scratch: &mut Vec<u8>) {
+        let old_history = self.hot(self.hsize.saturating_sub(1));
+        let sealed = self
+            .frozen
+            .seal(self.rows.range(..old_history), self.sx, scratch);
+        let skip = if sealed { old_history } else { 0 };
         let length_at = out.len();
         out.extend_from_slice(&[0; 8]);
-        out.extend_from_slice(self.frozen.bytes());
-        let old_history = self.hot(self.hsize.saturating_sub(1));
-        for (i, row) in self.rows.iter().enumerate() {
+        out.extend_from_slice(self.frozen.unsealed_bytes());
+        for (i, row) in self.rows.iter().enumerate().skip(skip) {
             if i == old_history {
                 let length = (out.len() - length_at - 8) as u64;
                 out[length_at..length_at + 8].copy_from_slice(&length.to_le_bytes());
@@ -635,14 +641,15 @@ impl Grid {
             row.freeze_into(self.sx, out, scratch);
         }
         self.rows = VecDeque::new();
-        self.frozen = FrozenLines::default();
+        self.frozen.keep_sealed();
         self.scratch = Vec::new();
         self.unpacked_history = 0;
     }
 
     /// About how many bytes [`Grid::freeze_into`] appends.
     pub fn frozen_len_hint(&self) -> usize {
-        8 + self.frozen.bytes().len() + self.rows.iter().map(Row::frozen_len_hint).sum::<usize>()
+        8 + self.frozen.unsealed_bytes().len()
+            + self.rows.iter().map(Row::frozen_len_hint).sum::<usize>()
     }
 
     /// Reads back what [`Grid::freeze_into`] wrote at `at` in `chunk`: the rows (packed), but
@@ -668,12 +675,20 @@ impl Grid {
 
     /// Keeps the history lines [`Grid::thaw`] left in `chunk` at `history` frozen.
     pub fn keep_frozen(&mut self, chunk: Box<[u8]>, history: Range<usize>) {
-        self.frozen = FrozenLines::adopt(chunk, history, self.hsize.saturating_sub(1));
+        let unsealed = self.hsize.saturating_sub(1) - self.frozen.lines();
+        self.frozen.adopt(chunk, history, unsealed);
     }
 
-    /// Gives a frozen grid blank rows (what is read from a screen whose chunk is elsewhere).
+    /// Gives a frozen grid blank rows (what is read from a screen whose chunk is elsewhere),
+    /// sealed lines too: their cells name styles of the palette in the chunk.
     pub fn thaw_blank(&mut self) {
+        self.frozen = FrozenLines::default();
         self.set_line_count(self.total());
+    }
+
+    /// The part of [`Grid::heap_bytes`] that sealed history lines hold.
+    pub fn sealed_bytes(&self) -> usize {
+        self.frozen.sealed_bytes()
     }
 
     pub fn heap_bytes(&self) -> usize {

@@ -232,6 +232,15 @@ impl Terminal {
             + self.frozen_bytes()
             + self.decoded_bytes()
     }
+
+    /// The part of [`Terminal::heap_bytes`] that sealed history lines hold (hot, frozen or
+    /// cold: they stay with the grids).
+    pub fn sealed_bytes(&self) -> usize {
+        std::iter::once(&self.screen.grid)
+            .chain(self.screen.saved_grid())
+            .map(grid::Grid::sealed_bytes)
+            .sum()
+    }
 }
 
 #[cfg(test)]
