@@ -1,25 +1,25 @@
-//! The oldest history lines of a grid, left in their frozen form, the oldest of them sealed.
+//! A grid's history lines but the newest, in their frozen form, the oldest of them sealed.
 //!
 //! Output changes the visible rows and pushes lines onto the end of the history; nothing it
-//! does reads or changes the older history lines. So thawing a screen brings back its visible
-//! rows and its newest history line as rows, and leaves the rest of the history where
-//! [`Row::freeze_into`] wrote it, in the chunk the screen was frozen into (cut after those
-//! lines, so the rest of the chunk is given back). Freezing the screen again copies these bytes
-//! into the new chunk as they are. The few operations that read or change every line (resize,
-//! renumbering the palette, clearing part of the history) turn them into rows first; capture
-//! decodes the ones it prints. Before, a program that re-sends a long transcript every few
-//! seconds had its 2,000 history lines allocated as rows and written back into a chunk at every
-//! output: on 400 such sessions that was about 40% of the server's CPU (`perf`,
-//! `PERF=dir bench/scale.sh dump 400`).
+//! does reads or changes the older history lines. So the end of every write freezes the history
+//! lines that scrolled in but the newest ([`Row::freeze_into`], appended here), a freeze writes
+//! these bytes into the screen's chunk as they are, and a thaw brings back only the visible
+//! rows and the newest history line as rows, leaving the rest in the chunk (cut after those
+//! lines, so the rest of the chunk is given back). The few operations that read or change
+//! every line (resize, renumbering the palette, clearing part of the history) turn them into
+//! rows first; capture decodes the ones it prints. Before, a program that re-sends a long
+//! transcript every few seconds had its 2,000 history lines allocated as rows and written back
+//! into a chunk at every output: on 400 such sessions that was about 40% of the server's CPU
+//! (`perf`, `PERF=dir bench/scale.sh dump 400`).
 //!
-//! *Sealed* lines go further: when a screen freezes with at least [`SEAL_BYTES`] of history
-//! lines not yet sealed, those lines are compressed (zstd) into a segment that stays with the
-//! grid, frozen, thawed or cold, until the lines are dropped or every line must become a row.
-//! A program that clears its screen every second keeps moving it into a full history that it
-//! never stops writing to, so the screen never goes cold: 400 such sessions held 72 KiB each
-//! beyond the first 200 (`bench/scale.sh clear 200 400`), most of it history that no output can
-//! change. Nothing but readers of old history lines pays for the compression: a freeze writes
-//! sealed lines nowhere, and a thaw leaves them as they are.
+//! *Sealed* lines go further: once [`SEAL_BYTES`] of frozen lines wait, they are compressed
+//! (zstd) into a segment that stays with the grid, hot, frozen or cold, until its lines are
+//! dropped or every line must become a row. A program that clears its screen every second
+//! moves it into a full history that it never stops writing to, so the screen never goes
+//! cold: 400 such sessions held 71.5 KiB each beyond the first 200 with their history as rows
+//! between freezes (`bench/scale.sh clear 200 400`). Only readers of old history lines pay
+//! for the compression: a freeze writes sealed lines nowhere, and a thaw leaves them as they
+//! are.
 //!
 //! Dropping the oldest lines (history at its limit) drops sealed lines first, letting a segment
 //! go once all its lines are dropped; then it moves a start offset; the bytes move to a buffer
@@ -50,7 +50,7 @@ pub struct FrozenLines {
     sealed_dropped: u32,
     /// Live sealed lines.
     sealed_lines: u32,
-    bytes: Box<[u8]>,
+    bytes: Vec<u8>,
     start: usize,
     lines: u32,
 }
@@ -71,7 +71,7 @@ impl FrozenLines {
         self.lines = lines;
         self.start = 0;
         if lines == 0 {
-            self.bytes = Box::default();
+            self.bytes = Vec::new();
             return;
         }
         // What comes before the lines (the rest of the screen's state) is dead: when it
@@ -85,7 +85,8 @@ impl FrozenLines {
         // Shrinking in place: the allocator keeps the block when at least half of it stays,
         // which for a screen with much history is nearly all of it.
         bytes.truncate(range.end);
-        self.bytes = bytes.into_boxed_slice();
+        bytes.shrink_to_fit();
+        self.bytes = bytes;
         self.start = range.start;
     }
 
@@ -102,41 +103,41 @@ impl FrozenLines {
 
     /// Lets go of the unsealed lines (written somewhere else), keeping the sealed ones.
     pub fn keep_sealed(&mut self) {
-        self.bytes = Box::default();
+        self.bytes = Vec::new();
         self.start = 0;
         self.lines = 0;
     }
 
-    /// Seals the unsealed lines followed by `rows` (lines that were not frozen yet), once
-    /// they are [`SEAL_BYTES`] or more in their frozen form; returns whether they were. Lines
-    /// that do not compress cost a few bytes more sealed (zstd stores them as they are), so
-    /// they are sealed all the same.
-    pub fn seal<'a>(
+    /// Adds `rows`, history lines newer than every frozen one, as unsealed frozen lines.
+    pub fn append(
         &mut self,
-        rows: impl ExactSizeIterator<Item = &'a Row> + Clone,
+        rows: impl ExactSizeIterator<Item = Row>,
         sx: u32,
         scratch: &mut Vec<u8>,
-    ) -> bool {
-        let hint = rows.clone().map(Row::frozen_len_hint).sum::<usize>();
-        let unsealed = self.unsealed_bytes();
-        if unsealed.len() + hint < SEAL_BYTES {
+    ) {
+        self.lines += rows.len() as u32;
+        rows.for_each(|row| row.freeze_into(sx, &mut self.bytes, scratch));
+    }
+
+    /// Seals the unsealed lines once they are [`SEAL_BYTES`] or more; returns whether they
+    /// were. Lines that do not compress cost a few bytes more sealed (zstd stores them as they
+    /// are), so they are sealed all the same.
+    pub fn seal(&mut self) -> bool {
+        let raw = self.unsealed_bytes();
+        if raw.len() < SEAL_BYTES {
             return false;
         }
-        let mut raw = Vec::with_capacity(unsealed.len() + hint);
-        raw.extend_from_slice(unsealed);
-        let lines = self.lines + rows.len() as u32;
-        rows.for_each(|row| row.freeze_into(sx, &mut raw, scratch));
         // Compression fails only when memory does: the lines stay as they were.
-        let Ok(compressed) = zstd::bulk::compress(&raw, SEAL_LEVEL) else {
+        let Ok(compressed) = zstd::bulk::compress(raw, SEAL_LEVEL) else {
             return false;
         };
-        self.keep_sealed();
         self.sealed.push_back(Sealed {
             compressed: compressed.into_boxed_slice(),
             len: raw.len(),
-            lines,
+            lines: self.lines,
         });
-        self.sealed_lines += lines;
+        self.sealed_lines += self.lines;
+        self.keep_sealed();
         true
     }
 
@@ -160,8 +161,11 @@ impl FrozenLines {
             Row::skip_frozen(&self.bytes, &mut self.start);
         }
         self.lines -= n - from_sealed;
-        if self.start > self.bytes.len() - self.start {
-            self.bytes = self.unsealed_bytes().into();
+        // Dead bytes (dropped lines, room to append) outweighing the lines' own: they move to
+        // a buffer of their own.
+        let live = self.bytes.len() - self.start;
+        if self.bytes.capacity() - live > live {
+            self.bytes = self.unsealed_bytes().to_vec();
             self.start = 0;
         }
     }
@@ -187,7 +191,7 @@ impl FrozenLines {
     }
 
     pub fn heap_bytes(&self) -> usize {
-        self.bytes.len() + self.sealed_bytes()
+        self.bytes.capacity() + self.sealed_bytes()
     }
 
     /// The part of [`FrozenLines::heap_bytes`] that sealed lines hold.
@@ -315,16 +319,18 @@ mod tests {
             .collect()
     }
 
-    /// Lines kept as `plain` frozen lines, then `hot` more rows sealed after them.
+    /// Lines kept as `plain` frozen lines, then `hot` more rows appended and all sealed.
     fn sealed(plain: &[Row], hot: &[Row]) -> FrozenLines {
         let chunk = frozen(plain, 80);
         let mut kept = FrozenLines::default();
         kept.adopt(chunk.clone(), 3..chunk.len() - 4, plain.len() as u32);
-        assert!(
-            kept.seal(hot.iter(), 80, &mut Vec::new()),
-            "enough lines to seal"
-        );
+        append(&mut kept, hot);
+        assert!(kept.seal(), "enough lines to seal");
         kept
+    }
+
+    fn append(kept: &mut FrozenLines, rows: &[Row]) {
+        kept.append(rows.iter().cloned(), 80, &mut Vec::new());
     }
 
     #[test]
@@ -349,7 +355,9 @@ mod tests {
             kept.rows_from(1050, 80).collect::<Vec<_>>(),
             rows[1050..1100]
         );
-        assert!(kept.seal(rows[1100..].iter(), 80, &mut Vec::new()));
+        append(&mut kept, &rows[1100..]);
+        assert_eq!(kept.rows_from(1050, 80).collect::<Vec<_>>(), rows[1050..]);
+        assert!(kept.seal());
         assert_eq!(kept.lines(), 2000);
         assert_eq!(kept.rows_from(999, 80).collect::<Vec<_>>(), rows[999..]);
     }
@@ -358,7 +366,8 @@ mod tests {
     fn dropping_the_oldest_lines_goes_through_sealed_segments_into_unsealed_lines() {
         let rows = output_lines(0, 1100);
         let mut kept = sealed(&rows[..300], &rows[300..600]);
-        assert!(kept.seal(rows[600..1000].iter(), 80, &mut Vec::new()));
+        append(&mut kept, &rows[600..1000]);
+        assert!(kept.seal());
         assert_eq!(kept.sealed.len(), 2);
         let chunk = frozen(&rows[1000..], 80);
         kept.adopt(chunk.clone(), 3..chunk.len() - 4, 100);
@@ -385,13 +394,15 @@ mod tests {
     }
 
     #[test]
-    fn too_few_lines_are_not_sealed() {
+    fn appended_lines_follow_the_adopted_ones_and_too_few_are_not_sealed() {
         let rows = output_lines(0, 20);
         let mut kept = FrozenLines::default();
         let chunk = frozen(&rows[..10], 80);
         kept.adopt(chunk.clone(), 3..chunk.len() - 4, 10);
-        assert!(!kept.seal(rows[10..].iter(), 80, &mut Vec::new()));
-        assert_eq!(kept.unsealed_bytes(), &chunk[3..chunk.len() - 4]);
-        assert_eq!(kept.lines(), 10);
+        append(&mut kept, &rows[10..]);
+        assert!(!kept.seal());
+        let all = frozen(&rows, 80);
+        assert_eq!(kept.unsealed_bytes(), &all[3..all.len() - 4]);
+        assert_eq!(kept.rows_from(0, 80).collect::<Vec<_>>(), rows);
     }
 }

@@ -13,8 +13,8 @@
 //! can ask to clear a "negative" number of lines, which tmux's range checks then turn into
 //! doing nothing but clearing a wrap flag); such spots use explicit wrapping operations.
 //!
-//! A hot grid may keep its oldest history lines frozen (`frozen`, see `frozen_lines.rs`):
-//! `rows[0]` is then line `frozen.lines()`. Row accessors take absolute line numbers and
+//! A grid keeps its history lines but the newest frozen after each write (`frozen`, see
+//! `frozen_lines.rs`): `rows[0]` is then line `frozen.lines()`. Row accessors take absolute line numbers and
 //! translate; an operation that would change a frozen line turns the lines into rows first.
 //!
 //! Invariants: `frozen.lines() + rows.len() == hsize + sy`, except while the terminal is
@@ -604,6 +604,7 @@ impl Grid {
     /// Packs every row except `keep` (an absolute index), limiting the work to the visible rows
     /// and the history rows scrolled in since the last pack.
     pub fn pack_rows(&mut self, keep: Option<u32>) {
+        self.freeze_old_history();
         let first = (self.hsize - self.unpacked_history.min(self.hsize)).max(self.frozen.lines());
         for y in first..self.total() {
             if Some(y) != keep {
@@ -625,25 +626,33 @@ impl Grid {
     /// bytes, little endian), so that [`Grid::thaw`] can leave them frozen; lines still frozen
     /// here are copied as they are.
     pub fn freeze_into(&mut self, out: &mut Vec<u8>, scratch: &mut Vec<u8>) {
-        let old_history = self.hot(self.hsize.saturating_sub(1));
-        let sealed = self
-            .frozen
-            .seal(self.rows.range(..old_history), self.sx, scratch);
-        let skip = if sealed { old_history } else { 0 };
-        let length_at = out.len();
-        out.extend_from_slice(&[0; 8]);
-        out.extend_from_slice(self.frozen.unsealed_bytes());
-        for (i, row) in self.rows.iter().enumerate().skip(skip) {
-            if i == old_history {
-                let length = (out.len() - length_at - 8) as u64;
-                out[length_at..length_at + 8].copy_from_slice(&length.to_le_bytes());
-            }
+        self.freeze_old_history();
+        let unsealed = self.frozen.unsealed_bytes();
+        out.extend_from_slice(&(unsealed.len() as u64).to_le_bytes());
+        out.extend_from_slice(unsealed);
+        for row in &self.rows {
             row.freeze_into(self.sx, out, scratch);
         }
         self.rows = VecDeque::new();
         self.frozen.keep_sealed();
         self.scratch = Vec::new();
         self.unpacked_history = 0;
+    }
+
+    /// Freezes the history lines but the newest that are still rows, sealing them once
+    /// enough wait: nothing changes them any more (see `frozen_lines.rs`).
+    fn freeze_old_history(&mut self) {
+        let old = self.hot(self.hsize.saturating_sub(1));
+        if old > 0 {
+            self.frozen
+                .append(self.rows.drain(..old), self.sx, &mut self.scratch);
+            // Room for a history's rows (a palette compaction turns every line into a row)
+            // is not kept for a screen's.
+            if self.rows.capacity() > 4 * self.rows.len() {
+                self.rows.shrink_to(2 * self.rows.len());
+            }
+        }
+        self.frozen.seal();
     }
 
     /// About how many bytes [`Grid::freeze_into`] appends.
