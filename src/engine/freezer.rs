@@ -10,6 +10,9 @@
 //! it without thawing it. Readers that need no rows (`list-panes -F '#{pane_pid}'`) leave a
 //! cold screen in the store.
 //!
+//! A hot screen quiet for a batch interval seals the history lines frozen since it last did,
+//! if enough wait (`Terminal::seal_history`), without waiting to freeze.
+//!
 //! A screen that thaws soon after freezing waits twice as long next time, up to
 //! [`FREEZE_AFTER_MAX_MS`], so sessions that print every half second do not freeze and thaw
 //! over and over; one that stays frozen goes back to the short wait.
@@ -169,8 +172,13 @@ impl Engine {
             return false;
         }
         let quiet = now >= pane.fold.active_at + pane.fold.freeze_after;
-        let settled = !pane.deferred && pane.backlog_len() == 0 && !viewed;
-        if !(quiet && settled) {
+        let settled = !pane.deferred && pane.backlog_len() == 0;
+        if !(quiet && settled && !viewed) {
+            // A pause of a batch interval is quiet enough to seal history lines: a program
+            // pouring out lines drops most of them from the history before it pauses.
+            if settled && now >= pane.fold.active_at + BATCH_INTERVAL_MS {
+                pane.term.seal_history();
+            }
             return true;
         }
         pane.term.freeze();

@@ -660,6 +660,42 @@ fn quiet_screens_freeze_then_go_cold_and_come_back_whole() {
 }
 
 #[test]
+fn a_hot_screen_quiet_for_a_batch_interval_seals_its_history_before_it_freezes() {
+    let (mut e, world) = engine("/bin/sh");
+    let io = session(&mut e);
+    let log: Vec<u8> = (0..2100)
+        .flat_map(|i| format!("\x1b[3{}mline {i}\x1b[m\r\n", i % 8).into_bytes())
+        .collect();
+    world.borrow_mut().now = 1_000;
+    world.borrow_mut().output.insert(io, log);
+    e.io_event(io, IoEvent::Readable);
+    let pane_id = e.panes().next().unwrap().id;
+    e.drain(pane_id);
+    // A screen that kept thawing soon after freezing: it waits the longest before freezing.
+    e.pane_mut(pane_id).unwrap().fold.freeze_after = super::freezer::FREEZE_AFTER_MAX_MS;
+    let whole = ["capture-pane", "-p", "-e", "-S", "-", "-t", "a"];
+    let before = ok(&mut e, &whole);
+    let pane = |e: &Engine| {
+        let p = e.panes().next().unwrap();
+        let state = p.fold.state_name(p.term.is_frozen());
+        (state, p.term.sealed_bytes(), p.heap_bytes())
+    };
+    let (_, _, unsealed) = pane(&e);
+    world.borrow_mut().now = 1_200;
+    e.tick();
+    assert_eq!(pane(&e).1, 0, "quiet for less than a batch interval");
+    world.borrow_mut().now = 1_500;
+    e.tick();
+    let (state, sealed, heap) = pane(&e);
+    assert_eq!(state, "hot");
+    assert!(
+        sealed > 0 && heap < unsealed / 2,
+        "{heap} bytes, {unsealed} before"
+    );
+    assert_eq!(ok(&mut e, &whole), before);
+}
+
+#[test]
 fn a_screen_that_thaws_soon_after_freezing_waits_longer_next_time() {
     let (mut e, world) = engine("/bin/sh");
     let io = session(&mut e);

@@ -627,6 +627,7 @@ impl Grid {
     /// here are copied as they are.
     pub fn freeze_into(&mut self, out: &mut Vec<u8>, scratch: &mut Vec<u8>) {
         self.freeze_old_history();
+        self.frozen.seal();
         let unsealed = self.frozen.unsealed_bytes();
         out.extend_from_slice(&(unsealed.len() as u64).to_le_bytes());
         out.extend_from_slice(unsealed);
@@ -639,8 +640,13 @@ impl Grid {
         self.unpacked_history = 0;
     }
 
-    /// Freezes the history lines but the newest that are still rows, sealing them once
-    /// enough wait: nothing changes them any more (see `frozen_lines.rs`).
+    /// Seals the frozen history lines once enough wait (see `frozen_lines.rs`).
+    pub fn seal_history(&mut self) {
+        self.frozen.seal();
+    }
+
+    /// Freezes the history lines but the newest that are still rows: nothing changes them
+    /// any more (see `frozen_lines.rs`).
     fn freeze_old_history(&mut self) {
         let old = self.hot(self.hsize.saturating_sub(1));
         if old > 0 {
@@ -652,7 +658,6 @@ impl Grid {
                 self.rows.shrink_to(2 * self.rows.len());
             }
         }
-        self.frozen.seal();
     }
 
     /// About how many bytes [`Grid::freeze_into`] appends.

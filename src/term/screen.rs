@@ -1050,6 +1050,12 @@ impl Screen {
         out.into_boxed_slice()
     }
 
+    /// Seals the history lines frozen since the last seal once enough wait (a host calls this
+    /// when the screen is quiet; see `frozen_lines.rs`).
+    pub fn seal_history(&mut self) {
+        self.for_each_grid(Grid::seal_history);
+    }
+
     /// Restores a frozen screen from the chunk [`Screen::freeze`] made of it; the oldest
     /// history lines stay frozen, in what is kept of the chunk (see `frozen_lines.rs`).
     pub fn thaw(&mut self, chunk: Box<[u8]>) {
