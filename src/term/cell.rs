@@ -207,7 +207,8 @@ const PALETTE_LINEAR_LIMIT: usize = 64;
 /// The per-screen table of distinct styles; cells hold 16-bit indices into it.
 ///
 /// The index for lookups is an open-addressed table of style ids (at most half full) rather
-/// than a map from style to index, which took twice the memory on the agent traces. When the table fills, or grows well past what the screen uses, the owner compacts it
+/// than a map from style to index, which took twice the memory on the agent traces. When the
+/// table fills, or grows well past what the screen uses, the owner compacts it
 /// ([`Palette::retain`]) by renumbering the styles still in use, so a cell never shows a style
 /// that is not its own.
 #[derive(Clone, Debug)]

@@ -3,7 +3,8 @@
 //! `cat` of a large log hands the parser megabytes in one write, and all but its last few
 //! thousand lines scroll off the top of the history before anyone can look: writing their
 //! cells is wasted. This module finds, before a write is parsed, from which byte on the text
-//! is doomed, so that the parser only moves the cursor over it ([`super::Screen::pass_over_ascii`]).
+//! is doomed, so that the parser only moves the cursor over it
+//! ([`super::Screen::pass_over_ascii`]).
 //! Everything else is done as usual (styles, line feeds and the history's trimming, wide and
 //! combining characters, titles, replies), so the screen, history, cursor and pen a write leaves
 //! are exactly those of writing every cell.

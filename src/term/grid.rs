@@ -4,8 +4,8 @@
 //! Rows are kept in one ring buffer (`VecDeque`): indices `0..hsize` are history (oldest first)
 //! and `hsize..hsize + sy` the visible screen. A ring, because a full history drops its oldest
 //! lines as new ones scroll in: removing them from the front of a `Vec` moved every other row,
-//! 12% of the instructions parsing a 5.4 MB coloured log (callgrind, `examples/replay`). Methods named `view_*` take visible coordinates;
-//! the others take absolute row indices. Every operation follows tmux 3.3a's grid.c and
+//! 12% of the instructions parsing a 5.4 MB coloured log (callgrind, `examples/replay`).
+//! Methods named `view_*` take visible coordinates; the others take absolute row indices. Every operation follows tmux 3.3a's grid.c and
 //! grid-view.c closely, including what they do to `used`/`size` and to wrap flags, because
 //! capture output (`-J`, `-N`, `-e`) depends on those details.
 //!
@@ -14,14 +14,15 @@
 //! doing nothing but clearing a wrap flag); such spots use explicit wrapping operations.
 //!
 //! A grid keeps its history lines but the newest frozen after each write (`frozen`, see
-//! `frozen_lines.rs`): `rows[0]` is then line `frozen.lines()`. Row accessors take absolute line numbers and
-//! translate; an operation that would change a frozen line turns the lines into rows first.
+//! `frozen_lines.rs`): `rows[0]` is then line `frozen.lines()`. Row accessors take absolute
+//! line numbers and translate; an operation that would change a frozen line turns the lines
+//! into rows first.
 //!
 //! Invariants: `frozen.lines() + rows.len() == hsize + sy`, except while the terminal is
 //! frozen, when the rows live in the terminal's chunk, `rows` is empty and only sealed lines
-//! are kept frozen here (the counts still describe them); frozen lines are history lines but never the
-//! newest one (clearing the line under it may change its wrap flag), so `frozen.lines() == 0`
-//! or `frozen.lines() < hsize`;
+//! are kept frozen here (the counts still describe them); frozen lines are history lines but
+//! never the newest one (clearing the line under it may change its wrap flag), so
+//! `frozen.lines() == 0` or `frozen.lines() < hsize`;
 //! `hscrolled <= hsize`; a row never stores cells past its `size`. Background colours arrive
 //! as palette indices of an erase style (0 = default).
 
