@@ -834,8 +834,8 @@ fn check_grid_rows(g: &Grid, max_cols: u32, rows_hwm: usize, what: &str) {
         }
         rows_heap += heap;
     }
-    // History lines left frozen at a thaw keep the part of their chunk before them, when it
-    // holds no more bytes than they do (src/term/frozen_lines.rs).
+    // Frozen history lines may keep dead bytes (the part of a chunk before them, dropped
+    // lines, room to append) up to as many as their own (src/term/frozen_lines.rs).
     let hot_heap: usize = g.rows().iter().map(Row::heap_bytes).sum();
     let frozen_slack = rows_heap - hot_heap;
     // Sealed lines hold less than the rows they decode to, so this may be negative.

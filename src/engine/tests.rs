@@ -603,13 +603,18 @@ fn programs_run_under_a_usable_shell() {
     assert_eq!(env.get("SHELL").map(String::as_str), Some("/bin/bash"));
 }
 
+/// `n` numbered lines in eight colours, as a program writes them.
+fn coloured_lines(n: u32) -> Vec<u8> {
+    (0..n)
+        .flat_map(|i| format!("\x1b[3{}mline {i}\x1b[m\r\n", i % 8).into_bytes())
+        .collect()
+}
+
 #[test]
 fn quiet_screens_freeze_then_go_cold_and_come_back_whole() {
     let (mut e, world) = engine("/bin/sh");
     let io = session(&mut e);
-    let text: Vec<u8> = (0..200)
-        .flat_map(|i| format!("\x1b[3{}mline {i}\x1b[m\r\n", i % 8).into_bytes())
-        .collect();
+    let text = coloured_lines(200);
     world.borrow_mut().output.insert(io, text);
     e.io_event(io, IoEvent::Readable);
     let whole = ["capture-pane", "-p", "-e", "-S", "-", "-t", "a"];
@@ -663,9 +668,7 @@ fn quiet_screens_freeze_then_go_cold_and_come_back_whole() {
 fn a_hot_screen_quiet_for_a_batch_interval_seals_its_history_before_it_freezes() {
     let (mut e, world) = engine("/bin/sh");
     let io = session(&mut e);
-    let log: Vec<u8> = (0..2100)
-        .flat_map(|i| format!("\x1b[3{}mline {i}\x1b[m\r\n", i % 8).into_bytes())
-        .collect();
+    let log = coloured_lines(2100);
     world.borrow_mut().now = 1_000;
     world.borrow_mut().output.insert(io, log);
     e.io_event(io, IoEvent::Readable);

@@ -25,8 +25,8 @@
 //! number is not stored: the grid keeps `hsize` and `sy` while frozen), after the length in
 //! bytes (8 bytes, little endian) of its history lines but the newest, which a thaw leaves
 //! frozen in what it keeps of the chunk (`frozen_lines.rs`), and without the sealed ones, which
-//! stay with the grid; the saved grid's rows, the same
-//! way, if the alternate screen is on; the palette; the grapheme table; the tab stops. Rows are
+//! stay with the grid; the saved grid's rows, the same way, if the alternate screen is on; the
+//! palette; the grapheme table; the tab stops. Rows are
 //! written as described in `row.rs` (a blank row is one byte, a row with cells its flags and its
 //! packed bytes), the tables in `cell.rs` and `screen.rs`. The chunk means something only to the
 //! terminal that made it (cells index its palette), so it has no header or version.

@@ -17,11 +17,11 @@
 //! that stays with the grid, hot, frozen or cold, until its lines are dropped or every line
 //! must become a row. A program that clears its screen every second moves it into a full
 //! history that it never stops writing to, so the screen never goes cold: 400 such sessions
-//! held 71.5 KiB each beyond the first 200 with their history as rows between freezes, 28.7
+//! held 71.5 KiB each beyond the first 200 with their history as rows between freezes, 27.1
 //! KiB with it sealed (`bench/scale.sh clear 200 400`). Sealing waits for a quiet moment
 //! because a program pouring out lines drops most of them from the history before it pauses:
-//! sealing at the end of every write made the last line of a 5.4 MB log show 25% later
-//! (`bench/scale.sh bulk`). Only readers of old history lines pay for the decompression: a
+//! sealing at the end of every write made the last line of a 5.4 MB log show at 32 ms
+//! against 25 (`BASE=<build before> ROUNDS=5 bench/scale.sh bulk`). Only readers of old history lines pay for the decompression: a
 //! freeze writes sealed lines nowhere, and a thaw leaves them as they are.
 //!
 //! Dropping the oldest lines (history at its limit) drops sealed lines first, letting a segment
@@ -38,7 +38,7 @@
 use super::row::Row;
 use std::collections::VecDeque;
 
-/// Unsealed history lines, in frozen bytes, that a freeze seals. Smaller segments compress
+/// Unsealed history lines, in frozen bytes, that a quiet moment or a freeze seals. Smaller segments compress
 /// worse; larger ones leave more lines unsealed between seals.
 pub const SEAL_BYTES: usize = 16 * 1024;
 
