@@ -207,22 +207,36 @@ const PALETTE_LINEAR_LIMIT: usize = 64;
 /// The per-screen table of distinct styles; cells hold 16-bit indices into it.
 ///
 /// The index for lookups is an open-addressed table of style ids (at most half full) rather
-/// than a map from style to index, which took twice the memory on the agent traces. When the
-/// table fills, or grows well past what the screen uses, the owner compacts it
-/// ([`Palette::retain`]) by renumbering the styles still in use, so a cell never shows a style
-/// that is not its own.
+/// than a map from style to index, which took twice the memory on the agent traces. The owner
+/// releases the styles no cell uses any more ([`Palette::release`]): their ids are reused by
+/// the next new styles, so the cells that keep their styles, frozen history lines above all,
+/// are never rewritten. A palette left mostly empty is renumbered instead
+/// ([`Palette::retain`]), which does rewrite every cell.
 #[derive(Clone, Debug)]
 pub struct Palette {
+    /// Styles by id; a released id holds [`FREE_STYLE`].
     styles: Vec<Style>,
     /// Open-addressed index: style ids (0 = empty slot), empty while the palette is small.
     slots: Vec<StyleId>,
+    /// Released ids, reused before the palette grows.
+    free: Vec<StyleId>,
 }
+
+/// What a released style id holds: no colour or attribute a terminal sets is `u32::MAX` or
+/// `u16::MAX`, so no style interned ever equals it.
+const FREE_STYLE: Style = Style {
+    fg: u32::MAX,
+    bg: u32::MAX,
+    us: u32::MAX,
+    attr: u16::MAX,
+};
 
 impl Default for Palette {
     fn default() -> Self {
         Palette {
             styles: vec![Style::DEFAULT],
             slots: Vec::new(),
+            free: Vec::new(),
         }
     }
 }
@@ -243,8 +257,14 @@ impl Palette {
         &self.styles[index as usize]
     }
 
+    /// How many ids are in use or released: every id a cell can hold is below this.
     pub fn len(&self) -> usize {
         self.styles.len()
+    }
+
+    /// How many styles the palette holds (released ids not counted).
+    pub fn live(&self) -> usize {
+        self.styles.len() - self.free.len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -252,7 +272,7 @@ impl Palette {
     }
 
     pub fn is_full(&self) -> bool {
-        self.styles.len() >= Self::CAPACITY
+        self.styles.len() >= Self::CAPACITY && self.free.is_empty()
     }
 
     /// The slot where `style` is, or the empty slot where it would go.
@@ -282,8 +302,13 @@ impl Palette {
         }
     }
 
+    /// Rebuilds the lookup index and the list of released ids from `styles`.
     fn rebuild_index(&mut self) {
         self.slots = Vec::new();
+        self.free = (1..self.styles.len())
+            .filter(|&i| self.styles[i] == FREE_STYLE)
+            .map(|i| i as StyleId)
+            .collect();
         if self.styles.len() <= PALETTE_LINEAR_LIMIT {
             return;
         }
@@ -292,8 +317,10 @@ impl Palette {
             .min(2 * Self::CAPACITY);
         self.slots = vec![0; n];
         for i in 1..self.styles.len() {
-            let slot = self.slot_of(&self.styles[i]);
-            self.slots[slot] = i as StyleId;
+            if self.styles[i] != FREE_STYLE {
+                let slot = self.slot_of(&self.styles[i]);
+                self.slots[slot] = i as StyleId;
+            }
         }
     }
 
@@ -309,8 +336,17 @@ impl Palette {
         if self.is_full() {
             return None;
         }
-        let i = self.styles.len() as StyleId;
-        self.styles.push(*style);
+        debug_assert!(*style != FREE_STYLE);
+        let i = match self.free.pop() {
+            Some(i) => {
+                self.styles[i as usize] = *style;
+                i
+            }
+            None => {
+                self.styles.push(*style);
+                (self.styles.len() - 1) as StyleId
+            }
+        };
         if self.slots.len() < 2 * self.styles.len() {
             self.rebuild_index();
         } else {
@@ -320,6 +356,20 @@ impl Palette {
         Some(i)
     }
 
+    /// Releases the styles not marked in `used` (indexed by id): their ids go to the next new
+    /// styles; the others keep theirs. Index 0 (the default style) always stays.
+    pub fn release(&mut self, used: &[bool]) {
+        for (i, style) in self.styles.iter_mut().enumerate().skip(1) {
+            if !used.get(i).copied().unwrap_or(false) {
+                *style = FREE_STYLE;
+            }
+        }
+        let end = self.styles.iter().rposition(|s| *s != FREE_STYLE);
+        self.styles.truncate(end.map_or(1, |i| i + 1));
+        shrink_if_sparse(&mut self.styles);
+        self.rebuild_index();
+    }
+
     /// Keeps only the styles marked in `used` (indexed by old index) and returns the map from
     /// old to new index. Index 0 (the default style) always survives.
     pub fn retain(&mut self, used: &[bool]) -> Vec<StyleId> {
@@ -327,7 +377,7 @@ impl Palette {
         let old = std::mem::take(&mut self.styles);
         self.styles.push(Style::DEFAULT);
         for (i, style) in old.into_iter().enumerate().skip(1) {
-            if used.get(i).copied().unwrap_or(false) {
+            if used.get(i).copied().unwrap_or(false) && style != FREE_STYLE {
                 remap[i] = self.styles.len() as StyleId;
                 self.styles.push(style);
             }
@@ -337,8 +387,9 @@ impl Palette {
         remap
     }
 
-    /// Appends the styles to `out` (a count, then each style but the default as four varints)
-    /// and empties the palette, which stays unusable until [`Palette::thaw`].
+    /// Appends the styles to `out` (a count, then each style but the default as four varints,
+    /// released ids as [`FREE_STYLE`]) and empties the palette, which stays unusable until
+    /// [`Palette::thaw`].
     pub fn freeze_into(&mut self, out: &mut Vec<u8>) {
         put_varint(out, self.styles.len().saturating_sub(1));
         for s in self.styles.iter().skip(1) {
@@ -349,10 +400,12 @@ impl Palette {
         *self = Palette {
             styles: Vec::new(),
             slots: Vec::new(),
+            free: Vec::new(),
         };
     }
 
-    /// Reads back what [`Palette::freeze_into`] wrote: the same styles at the same indices.
+    /// Reads back what [`Palette::freeze_into`] wrote: the same styles at the same indices, the
+    /// same ids released.
     pub fn thaw(&mut self, chunk: &[u8], at: &mut usize) {
         let n = get_varint(chunk, at);
         let mut styles = Vec::with_capacity(n + 1);
@@ -374,16 +427,21 @@ impl Palette {
     /// Heap bytes held, spare capacity included.
     pub fn heap_bytes(&self) -> usize {
         self.styles.capacity() * std::mem::size_of::<Style>()
-            + self.slots.capacity() * std::mem::size_of::<StyleId>()
+            + (self.slots.capacity() + self.free.capacity()) * std::mem::size_of::<StyleId>()
     }
 }
 
 /// Characters made of several code points (combining marks, ZWJ sequences), stored once per
-/// screen and referenced from cells by index.
+/// screen and referenced from cells by index. As with the palette, the owner releases the
+/// graphemes no cell names any more ([`Graphemes::release`]) and their indices are reused, or
+/// renumbers a table left mostly empty ([`Graphemes::retain`]).
 #[derive(Clone, Debug, Default)]
 pub struct Graphemes {
+    /// Graphemes by index; a released index holds the empty string, which is never interned.
     strings: Vec<Box<str>>,
     index: HashMap<Box<str>, u32>,
+    /// Released indices, reused before the table grows.
+    free: Vec<u32>,
 }
 
 impl Graphemes {
@@ -394,8 +452,14 @@ impl Graphemes {
         self.strings.get(index as usize).map_or("\u{fffd}", |s| s)
     }
 
+    /// How many indices are in use or released: every index a cell can name is below this.
     pub fn len(&self) -> usize {
         self.strings.len()
+    }
+
+    /// How many graphemes the table holds (released indices not counted).
+    pub fn live(&self) -> usize {
+        self.strings.len() - self.free.len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -403,18 +467,52 @@ impl Graphemes {
     }
 
     pub fn is_full(&self) -> bool {
-        self.strings.len() >= Self::CAPACITY
+        self.strings.len() >= Self::CAPACITY && self.free.is_empty()
     }
 
+    /// The index of `s` (not empty), adding it if new.
     pub fn intern(&mut self, s: &str) -> u32 {
+        debug_assert!(!s.is_empty());
         if let Some(&i) = self.index.get(s) {
             return i;
         }
-        let i = self.strings.len() as u32;
         let boxed: Box<str> = s.into();
-        self.strings.push(boxed.clone());
+        let i = match self.free.pop() {
+            Some(i) => {
+                self.strings[i as usize] = boxed.clone();
+                i
+            }
+            None => {
+                self.strings.push(boxed.clone());
+                (self.strings.len() - 1) as u32
+            }
+        };
         self.index.insert(boxed, i);
         i
+    }
+
+    /// Releases the graphemes not marked in `used` (indexed by index): their indices go to the
+    /// next new graphemes; the others keep theirs.
+    pub fn release(&mut self, used: &[bool]) {
+        for (i, s) in self.strings.iter_mut().enumerate() {
+            if !s.is_empty() && !used.get(i).copied().unwrap_or(false) {
+                self.index.remove(&**s);
+                *s = Box::default();
+            }
+        }
+        let end = self.strings.iter().rposition(|s| !s.is_empty());
+        self.strings.truncate(end.map_or(0, |i| i + 1));
+        shrink_if_sparse(&mut self.strings);
+        if self.index.capacity() > 2 * self.index.len() {
+            self.index.shrink_to_fit();
+        }
+        self.collect_free();
+    }
+
+    fn collect_free(&mut self) {
+        self.free = (0..self.strings.len() as u32)
+            .filter(|&i| self.strings[i as usize].is_empty())
+            .collect();
     }
 
     /// Keeps the graphemes marked in `used` and returns the map from old to new index.
@@ -422,8 +520,9 @@ impl Graphemes {
         let mut remap = vec![0u32; self.strings.len()];
         let old = std::mem::take(&mut self.strings);
         self.index.clear();
+        self.free.clear();
         for (i, s) in old.into_iter().enumerate() {
-            if used.get(i).copied().unwrap_or(false) {
+            if used.get(i).copied().unwrap_or(false) && !s.is_empty() {
                 remap[i] = self.strings.len() as u32;
                 self.index.insert(s.clone(), remap[i]);
                 self.strings.push(s);
@@ -434,8 +533,8 @@ impl Graphemes {
         remap
     }
 
-    /// Appends the graphemes to `out` (a count, then each as a length and its UTF-8) and
-    /// empties the table.
+    /// Appends the graphemes to `out` (a count, then each as a length and its UTF-8, released
+    /// indices as empty strings) and empties the table.
     pub fn freeze_into(&mut self, out: &mut Vec<u8>) {
         put_varint(out, self.strings.len());
         for s in &self.strings {
@@ -445,7 +544,8 @@ impl Graphemes {
         *self = Graphemes::default();
     }
 
-    /// Reads back what [`Graphemes::freeze_into`] wrote: the same graphemes at the same indices.
+    /// Reads back what [`Graphemes::freeze_into`] wrote: the same graphemes at the same
+    /// indices, the same indices released.
     pub fn thaw(&mut self, chunk: &[u8], at: &mut usize) {
         let n = get_varint(chunk, at);
         let mut strings = Vec::with_capacity(n);
@@ -455,17 +555,29 @@ impl Graphemes {
             let text = std::str::from_utf8(&chunk[*at..*at + len]).unwrap_or("\u{fffd}");
             *at += len;
             let boxed: Box<str> = text.into();
-            index.entry(boxed.clone()).or_insert(i as u32);
+            if !boxed.is_empty() {
+                index.entry(boxed.clone()).or_insert(i as u32);
+            }
             strings.push(boxed);
         }
-        *self = Graphemes { strings, index };
+        self.strings = strings;
+        self.index = index;
+        self.collect_free();
     }
 
     pub fn heap_bytes(&self) -> usize {
         let text: usize = self.strings.iter().map(|s| s.len()).sum();
         self.strings.capacity() * std::mem::size_of::<Box<str>>()
             + self.index.capacity() * (std::mem::size_of::<(Box<str>, u32)>() + 1)
+            + self.free.capacity() * std::mem::size_of::<u32>()
             + 2 * text
+    }
+}
+
+/// A table that released most of its entries gives their room back.
+fn shrink_if_sparse<T>(entries: &mut Vec<T>) {
+    if entries.capacity() > 2 * entries.len() {
+        entries.shrink_to_fit();
     }
 }
 
@@ -532,6 +644,59 @@ mod tests {
         assert_eq!(p.len(), 2);
         assert_eq!(*p.get(remap[b as usize]), Style::erased(2));
         assert_ne!(remap[a as usize], remap[b as usize]);
+    }
+
+    #[test]
+    fn released_styles_give_their_ids_to_new_ones_and_kept_styles_keep_theirs() {
+        let mut p = Palette::default();
+        let ids: Vec<StyleId> = (1..=100)
+            .map(|n| p.intern(&Style::erased(colour::FLAG_256 | n)).unwrap())
+            .collect();
+        let mut used = vec![false; p.len()];
+        for &i in ids.iter().step_by(2) {
+            used[i as usize] = true;
+        }
+        p.release(&used);
+        assert_eq!((p.live(), p.len()), (51, 100), "the last id is released");
+        for (n, &i) in (1..=100).zip(&ids).step_by(2) {
+            assert_eq!(*p.get(i), Style::erased(colour::FLAG_256 | n));
+            assert_eq!(p.intern(&Style::erased(colour::FLAG_256 | n)), Some(i));
+        }
+        // The palette travels through a freeze with its released ids, which new styles reuse.
+        let mut chunk = Vec::new();
+        p.freeze_into(&mut chunk);
+        p.thaw(&chunk, &mut 0);
+        assert_eq!((p.live(), p.len()), (51, 100));
+        let released: Vec<StyleId> = ids.iter().skip(1).step_by(2).copied().collect();
+        for n in 0..released.len() as u32 - 1 {
+            let i = p
+                .intern(&Style::erased(colour::rgb(1, 2, n as u8)))
+                .unwrap();
+            assert!(released.contains(&i), "new style {n} took id {i}");
+        }
+        assert_eq!((p.live(), p.len()), (100, 100));
+        assert_eq!(p.intern(&Style::erased(colour::rgb(9, 9, 9))), Some(100));
+    }
+
+    #[test]
+    fn released_graphemes_give_their_indices_to_new_ones() {
+        let mut g = Graphemes::default();
+        let text = |n: u32| format!("e{}", char::from_u32(0x300 + n).unwrap());
+        let ids: Vec<u32> = (0..10).map(|n| g.intern(&text(n))).collect();
+        let mut used = vec![false; g.len()];
+        used[ids[3] as usize] = true;
+        g.release(&used);
+        assert_eq!((g.live(), g.len()), (1, 4));
+        assert_eq!(g.get(ids[3]), text(3));
+        assert_eq!(g.intern(&text(3)), ids[3]);
+        let mut chunk = Vec::new();
+        g.freeze_into(&mut chunk);
+        g.thaw(&chunk, &mut 0);
+        assert_eq!((g.live(), g.len()), (1, 4));
+        let reused: Vec<u32> = (20..23).map(|n| g.intern(&text(n))).collect();
+        assert!(reused.iter().all(|i| ids[..3].contains(i)), "{reused:?}");
+        assert_eq!(g.intern(&text(30)), 4);
+        assert_eq!(g.get(ids[3]), text(3));
     }
 
     #[test]

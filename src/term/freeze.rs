@@ -475,6 +475,45 @@ mod tests {
         assert!(t.screen.grid.heap_bytes() <= sealed + sealed / 8);
     }
 
+    /// Styles no cell uses any more are released without touching the history: frozen and
+    /// sealed lines keep their bytes and their styles' ids, new styles take the released ids.
+    #[test]
+    fn releasing_styles_leaves_frozen_and_sealed_history_alone() {
+        let mut t = Terminal::new(80, 10, 2000);
+        for i in 0..1500u32 {
+            let line = format!("\x1b[38;2;{};{};7m{i:5} history\r\n", i % 256, i / 256);
+            t.feed(line.as_bytes());
+        }
+        t.seal_history();
+        let before = capture(&t, true);
+        let (sealed, frozen) = (t.sealed_bytes(), t.screen.grid.frozen_lines());
+        let history = t.history_size() as usize;
+        assert!(sealed > 0 && frozen as usize == history - 1);
+        // 4000 styles written one over the other: all but the last fall out of use.
+        for k in 0..4000u32 {
+            t.feed(format!("\x1b[H\x1b[38;2;1;{};{}mX", k % 256, k / 256).as_bytes());
+        }
+        let p = &t.screen.palette;
+        assert!(
+            p.live() < 3100 && p.len() < 3100,
+            "{} styles held in {} ids",
+            p.live(),
+            p.len()
+        );
+        assert_eq!(t.sealed_bytes(), sealed, "the sealed lines were rewritten");
+        assert_eq!(t.screen.grid.frozen_lines(), frozen);
+        let after = capture(&t, true);
+        let lines = |c: &[u8]| -> Vec<Vec<u8>> {
+            c.split(|&b| b == b'\n')
+                .take(history)
+                .map(<[u8]>::to_vec)
+                .collect()
+        };
+        assert!(lines(&before) == lines(&after), "the history changed");
+        let screen = String::from_utf8_lossy(&after[after.len() - 2000..]).into_owned();
+        assert!(screen.contains("\x1b[38;2;1;159;15mX"), "{screen:?}");
+    }
+
     #[test]
     fn changes_that_leave_rows_alone_keep_the_terminal_frozen() {
         let mut t = busy_terminal();

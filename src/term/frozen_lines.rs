@@ -6,8 +6,8 @@
 //! these bytes into the screen's chunk as they are, and a thaw brings back only the visible
 //! rows and the newest history line as rows, leaving the rest in the chunk (cut after those
 //! lines, so the rest of the chunk is given back). The few operations that read or change
-//! every line (resize, renumbering the palette, clearing part of the history) turn them into
-//! rows first; capture decodes the ones it prints. Before, a program that re-sends a long
+//! every line (resize, renumbering a palette left mostly empty, clearing part of the history)
+//! turn them into rows first; capture decodes the ones it prints. Before, a program that re-sends a long
 //! transcript every few seconds had its 2,000 history lines allocated as rows and written back
 //! into a chunk at every output: on 400 such sessions that was about 40% of the server's CPU
 //! (`perf`, `PERF=dir bench/scale.sh dump 400`).
@@ -35,6 +35,7 @@
 //! live: the segments' lines but the `sealed_dropped` oldest of the first segment, which is
 //! fewer than its lines.
 
+use super::cell::{Cell, StyleId};
 use super::row::Row;
 use std::collections::VecDeque;
 
@@ -65,6 +66,10 @@ struct Sealed {
     /// Their length before compression.
     len: usize,
     lines: u32,
+    /// The styles their cells name, each once, in order.
+    styles: Box<[StyleId]>,
+    /// The graphemes their cells name, each once, in order.
+    graphemes: Box<[u32]>,
 }
 
 impl FrozenLines {
@@ -134,10 +139,19 @@ impl FrozenLines {
         let Ok(compressed) = zstd::bulk::compress(raw, SEAL_LEVEL) else {
             return false;
         };
+        let (mut styles, mut graphemes) = (Vec::new(), Vec::new());
+        self.for_each_unsealed_name(|c| {
+            styles.push(c.style());
+            if c.is_interned() {
+                graphemes.push(c.value());
+            }
+        });
         self.sealed.push_back(Sealed {
             compressed: compressed.into_boxed_slice(),
             len: raw.len(),
             lines: self.lines,
+            styles: sorted_set(styles),
+            graphemes: sorted_set(graphemes),
         });
         self.sealed_lines += self.lines;
         self.keep_sealed();
@@ -193,6 +207,25 @@ impl FrozenLines {
         sealed.flatten().chain(plain)
     }
 
+    /// Calls `f` with cells that together name every style and grapheme the frozen lines' cells
+    /// name (see [`Row::frozen_names`]), reading no sealed line: a segment's names were noted
+    /// when it was sealed, and stay until the segment goes, its first lines dropped or not.
+    pub fn for_each_name(&self, mut f: impl FnMut(Cell)) {
+        for seg in &self.sealed {
+            seg.styles.iter().for_each(|&s| f(Cell::blank(s)));
+            let interned = |g| Cell::new(Cell::INTERNED | g, 0);
+            seg.graphemes.iter().for_each(|&g| f(interned(g)));
+        }
+        self.for_each_unsealed_name(f);
+    }
+
+    fn for_each_unsealed_name(&self, mut f: impl FnMut(Cell)) {
+        let mut at = self.start;
+        for _ in 0..self.lines {
+            Row::frozen_names(&self.bytes, &mut at, &mut f);
+        }
+    }
+
     pub fn heap_bytes(&self) -> usize {
         self.bytes.capacity() + self.sealed_bytes()
     }
@@ -203,9 +236,19 @@ impl FrozenLines {
             + self
                 .sealed
                 .iter()
-                .map(|s| s.compressed.len())
+                .map(|s| {
+                    s.compressed.len()
+                        + std::mem::size_of_val(&*s.styles)
+                        + std::mem::size_of_val(&*s.graphemes)
+                })
                 .sum::<usize>()
     }
+}
+
+fn sorted_set(mut ids: Vec<u32>) -> Box<[u32]> {
+    ids.sort_unstable();
+    ids.dedup();
+    ids.into_boxed_slice()
 }
 
 impl Sealed {

@@ -95,6 +95,13 @@ impl Grid {
         self.lines(0..self.total())
     }
 
+    /// Calls `f` with cells that together name every style and grapheme the grid's cells name,
+    /// frozen lines included, none decoded (see [`Row::frozen_names`]).
+    pub fn for_each_name(&self, mut f: impl FnMut(Cell)) {
+        self.frozen.for_each_name(&mut f);
+        self.rows.iter().for_each(|row| row.for_each_name(&mut f));
+    }
+
     /// The history lines kept frozen (the first line held as a row is this one).
     pub fn frozen_lines(&self) -> u32 {
         self.frozen.lines()
@@ -653,7 +660,7 @@ impl Grid {
         if old > 0 {
             self.frozen
                 .append(self.rows.drain(..old), self.sx, &mut self.scratch);
-            // Room for a history's rows (a palette compaction turns every line into a row)
+            // Room for a history's rows (renumbering the palette turns every line into a row)
             // is not kept for a screen's.
             if self.rows.capacity() > 4 * self.rows.len() {
                 self.rows.shrink_to(2 * self.rows.len());

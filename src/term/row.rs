@@ -430,6 +430,28 @@ impl Row {
         false
     }
 
+    /// Calls `f` with cells that together name every style and grapheme the row's cells name
+    /// (see [`Row::frozen_names`]), without expanding the row.
+    pub fn for_each_name(&self, mut f: impl FnMut(Cell)) {
+        match &self.expanded {
+            Some(e) => e.cells.iter().for_each(|c| f(*c)),
+            None => packed_names(&self.packed, &mut f),
+        }
+    }
+
+    /// Calls `f` with cells that together name every style and grapheme the cells of the row
+    /// [`Row::freeze_into`] wrote at `at` in `bytes` name, and moves `at` past the row. A run
+    /// of ASCII text names one style and no grapheme, so it takes one call whatever its length:
+    /// what a screen's tables still need is found without decoding its frozen history.
+    pub fn frozen_names(bytes: &[u8], at: &mut usize, f: &mut impl FnMut(Cell)) {
+        let head = FrozenHead::read(bytes, at, 0);
+        if head.flags & FROZEN_CELLS != 0 {
+            let end = *at + packed_extent(&bytes[*at..]);
+            packed_names(&bytes[*at..end], f);
+            *at = end;
+        }
+    }
+
     /// Calls `f` for each stored cell without expanding the row.
     pub fn for_each(&self, mut f: impl FnMut(Cell)) {
         match &self.expanded {
@@ -623,6 +645,17 @@ impl Segment<'_> {
             }
             Segment::Repeat(c, n) => out.resize(out.len() + n, *c),
             Segment::Raw(raw) => out.extend(raw.chunks_exact(6).map(|c| get_cell(c, 0))),
+        }
+    }
+}
+
+/// What [`Row::for_each_name`] calls `f` with for a packed row.
+fn packed_names(packed: &[u8], f: &mut impl FnMut(Cell)) {
+    for seg in Segments::new(packed) {
+        match seg {
+            Segment::Ascii(style, _) => f(Cell::new(b' ' as u32, style)),
+            Segment::Repeat(c, _) => f(c),
+            Segment::Raw(_) => (0..seg.len()).for_each(|k| f(seg.cell(k))),
         }
     }
 }

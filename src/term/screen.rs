@@ -96,6 +96,12 @@ fn default_tabs(sx: u32) -> impl Iterator<Item = u64> {
 /// Below this many styles the palette is never compacted for size (only when full).
 const PALETTE_COMPACT_MIN: usize = 64;
 
+/// A table of `len` ids of which only `live` are in use is renumbered: past a quarter the
+/// released ids are reused soon enough, and renumbering rewrites every cell.
+fn mostly_released(live: usize, len: usize) -> bool {
+    len > PALETTE_COMPACT_MIN && 4 * live < len
+}
+
 /// How many titles the title stack keeps (XTWINOPS 22/23); the oldest are dropped past this.
 const TITLE_STACK_LIMIT: usize = 32;
 
@@ -185,14 +191,15 @@ impl Screen {
         let keep = self.grid.hsize + self.cy;
         self.grid.pack_rows(Some(keep));
         // Programs that draw gradients or change colours all the time leave styles behind that
-        // no cell uses any more: renumber once the palette has doubled, which bounds it to twice
-        // the styles in use at a cost that is linear in the cells, amortised over the growth.
-        if self.palette.len() >= self.compact_at
-            || self.graphemes.len() >= self.graphemes_compact_at
+        // no cell uses any more: release them once the styles held have doubled, which bounds
+        // the palette to twice the styles in use at a cost that is linear in the cells (and
+        // the frozen lines' bytes), amortised over the growth.
+        if self.palette.live() >= self.compact_at
+            || self.graphemes.live() >= self.graphemes_compact_at
         {
             self.compact_tables();
-            self.compact_at = (2 * self.palette.len()).max(PALETTE_COMPACT_MIN);
-            self.graphemes_compact_at = (2 * self.graphemes.len()).max(PALETTE_COMPACT_MIN);
+            self.compact_at = (2 * self.palette.live()).max(PALETTE_COMPACT_MIN);
+            self.graphemes_compact_at = (2 * self.graphemes.live()).max(PALETTE_COMPACT_MIN);
         }
     }
 
@@ -231,23 +238,40 @@ impl Screen {
         }
     }
 
-    /// Renumbers the palette and grapheme table to what the cells still use.
+    /// Releases the styles and graphemes no cell names any more, their ids going to the next
+    /// new ones, and renumbers a table left mostly empty. Releasing reads the cells but changes
+    /// none, frozen history lines included (their names are read without decoding them, sealed
+    /// ones not at all): renumbering turned every history line into a row and back, a sixth of
+    /// the server's time on 200 programs that clear their screen every second (`perf`,
+    /// `PERF=dir bench/scale.sh clear 200`).
     pub fn compact_tables(&mut self) {
         let mut used_styles = vec![false; self.palette.len()];
         let mut used_graphemes = vec![false; self.graphemes.len()];
-        self.for_each_grid(|g| {
-            for row in g.rows_mut() {
-                row.for_each(|c| {
-                    used_styles[c.style() as usize] = true;
-                    if c.is_interned() {
-                        used_graphemes[c.value() as usize] = true;
-                    }
-                });
+        let mut mark = |c: Cell| {
+            used_styles[c.style() as usize] = true;
+            if c.is_interned() {
+                used_graphemes[c.value() as usize] = true;
             }
-        });
-        let style_map = self.palette.retain(&used_styles);
-        let grapheme_map = self.graphemes.retain(&used_graphemes);
+        };
+        self.grid.for_each_name(&mut mark);
+        if let Some(saved) = &self.saved {
+            saved.for_each_name(&mut mark);
+        }
+        self.palette.release(&used_styles);
+        self.graphemes.release(&used_graphemes);
         self.pen_cache = None;
+        if mostly_released(self.palette.live(), self.palette.len())
+            || mostly_released(self.graphemes.live(), self.graphemes.len())
+        {
+            self.renumber_tables(&used_styles, &used_graphemes);
+        }
+    }
+
+    /// Renumbers the palette and grapheme table to the entries marked used, rewriting every
+    /// cell: released ids stop costing their slots.
+    fn renumber_tables(&mut self, used_styles: &[bool], used_graphemes: &[bool]) {
+        let style_map = self.palette.retain(used_styles);
+        let grapheme_map = self.graphemes.retain(used_graphemes);
         self.for_each_grid(|g| {
             for row in g.rows_mut() {
                 row.map_cells(|c| {
@@ -862,6 +886,8 @@ impl Screen {
         let text = String::from_utf8(text).unwrap_or_default();
         if self.graphemes.is_full() {
             self.compact_tables();
+            // Renumbering may have given the cell's style another id.
+            prev = self.grid.get_cell(x, y);
         }
         let index = self.graphemes.intern(&text);
         let word = Cell::INTERNED | index | (prev.word() & Cell::WIDE);
