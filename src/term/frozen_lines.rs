@@ -125,6 +125,10 @@ impl FrozenLines {
     ) {
         self.lines += rows.len() as u32;
         rows.for_each(|row| row.freeze_into(sx, &mut self.bytes, scratch));
+        // Growing a buffer that starts with dropped lines would double them too.
+        if self.start > 0 {
+            self.give_back_dead_bytes();
+        }
     }
 
     /// Seals the unsealed lines once they are [`SEAL_BYTES`] or more; returns whether they
@@ -178,8 +182,12 @@ impl FrozenLines {
             Row::skip_frozen(&self.bytes, &mut self.start);
         }
         self.lines -= n - from_sealed;
-        // Dead bytes (dropped lines, room to append) outweighing the lines' own: they move to
-        // a buffer of their own.
+        self.give_back_dead_bytes();
+    }
+
+    /// Dead bytes (dropped lines, room to append) outweighing the lines' own: the lines move to
+    /// a buffer of their own.
+    fn give_back_dead_bytes(&mut self) {
         let live = self.bytes.len() - self.start;
         if self.bytes.capacity() - live > live {
             self.bytes = self.unsealed_bytes().to_vec();
@@ -337,6 +345,24 @@ mod tests {
         kept.adopt(chunk.into_boxed_slice(), range.clone(), 2);
         assert_eq!(kept.heap_bytes(), range.len());
         assert_eq!(kept.rows_from(0, 40).collect::<Vec<_>>(), rows);
+    }
+
+    #[test]
+    fn lines_appended_behind_dropped_ones_do_not_grow_the_dead_bytes() {
+        let rows = output_lines(0, 200);
+        let mut kept = FrozenLines::default();
+        append(&mut kept, &rows[..100]);
+        kept.drop_oldest(30);
+        for k in 100..200 {
+            append(&mut kept, &rows[k..k + 1]);
+            let live = kept.unsealed_bytes().len();
+            assert!(
+                kept.heap_bytes() <= 2 * live,
+                "{} bytes for {live}",
+                kept.heap_bytes()
+            );
+        }
+        assert_eq!(kept.rows_from(0, 80).collect::<Vec<_>>(), rows[30..]);
     }
 
     #[test]
