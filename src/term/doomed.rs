@@ -293,6 +293,35 @@ mod tests {
         }
     }
 
+    /// Line feeds over doomed text scroll the screen together, between what must touch the
+    /// rows: text that wraps, characters the doomed loop leaves to the parser (UTF-8, a tab),
+    /// the end of the doomed text. The history's trims, the lines' background and the
+    /// history's size must be those of scrolling a line at a time.
+    #[test]
+    fn line_feeds_over_doomed_text_scroll_together_as_one_by_one() {
+        let mut log = b"\x1b[44m".to_vec();
+        for i in 0..700 {
+            match i % 7 {
+                0 => log.extend_from_slice(&b"w".repeat(35)),
+                1 => log.extend_from_slice("\u{4e2d}\u{6587}".as_bytes()),
+                2 => log.extend_from_slice(b"a\tb"),
+                _ => log.extend_from_slice(format!("{i}").as_bytes()),
+            }
+            log.extend_from_slice(if i % 3 == 0 { b"\n" } else { b"\r\n" });
+        }
+        for hlimit in [0, 1, 9, 23, 100] {
+            assert_whole_reads_as_by_line((16, 5, hlimit), |_| {}, &log);
+            let size = |feed: &dyn Fn(&mut Terminal)| {
+                let mut t = Terminal::new(16, 5, hlimit);
+                feed(&mut t);
+                t.history_size()
+            };
+            let whole = size(&|t| t.feed(&log));
+            let by_line = size(&|t| log.split_inclusive(|&b| b == b'\n').for_each(|l| t.feed(l)));
+            assert_eq!(whole, by_line, "history limit {hlimit}");
+        }
+    }
+
     #[test]
     fn a_history_a_resize_left_past_its_limit_keeps_doomed_text_longer() {
         // Eleven wrapped lines of 40 columns reflowed to 10 columns: 39 history lines for a

@@ -306,13 +306,31 @@ impl Parser {
         until: usize,
     ) -> usize {
         let mut styles_from = None;
+        // Line feeds that scroll the screen are counted, and scrolled together before
+        // anything else touches the rows.
+        let mut scrolls = 0u32;
+        let bg = self.pen.style.bg;
+        let scroll = |screen: &mut Screen, scrolls: &mut u32| {
+            if *scrolls > 0 {
+                screen.scroll_screen_up(std::mem::take(scrolls), bg);
+            }
+        };
         while at < until {
             match bytes[at] {
                 0x20..=0x7e if self.collects(screen) => {
                     let n = printable_len(&bytes[at..until]);
+                    if screen.cx as usize + n >= screen.sx() as usize {
+                        scroll(screen, &mut scrolls);
+                    }
                     screen.pass_over_ascii(n);
                     at += n;
                     self.last = Some(bytes[at - 1]);
+                }
+                b'\n' if screen.scrolls_screen() => {
+                    scrolls += 1;
+                    self.utf8 = None;
+                    self.last = None;
+                    at += 1;
                 }
                 b @ (b'\r' | b'\n') => {
                     self.c0(screen, b);
@@ -334,6 +352,7 @@ impl Parser {
                 _ => break,
             }
         }
+        scroll(screen, &mut scrolls);
         if let Some(from) = styles_from {
             let mut esc = from;
             while let Some(i) = bytes[esc..at].iter().position(|&b| b == 0x1b) {

@@ -417,6 +417,21 @@ impl Screen {
         self.set_cursor(Some(0), None);
     }
 
+    /// Whether a line feed now scrolls the whole screen into the history.
+    pub fn scrolls_screen(&self) -> bool {
+        self.cy == self.rlower
+            && self.rupper == 0
+            && self.rlower == self.sy() - 1
+            && self.grid.history
+    }
+
+    /// `n` line feeds that each scroll the whole screen into the history (see
+    /// [`Screen::scrolls_screen`]), at once: the lines they make are blank in `bg`.
+    pub fn scroll_screen_up(&mut self, n: u32, bg: u32) {
+        let bg = self.erase_style(bg);
+        self.grid.scroll_screen_up(n, bg);
+    }
+
     pub fn linefeed(&mut self, wrapped: bool, bg: u32) {
         let bg = self.erase_style(bg);
         self.linefeed_styled(wrapped, bg);
