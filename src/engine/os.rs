@@ -100,6 +100,11 @@ pub struct Watch {
     /// together, since their output waits for a batch boundary anyway and every reader drains
     /// it first.
     pub prompt: bool,
+    /// The engine reads the terminal's output whenever it reports it (a program whose frames
+    /// are read as they come): with `readable` and without `writable`, the host may go on
+    /// watching after a report instead of watching once, which saves renewing the watch at
+    /// every frame.
+    pub steady: bool,
 }
 
 pub trait Programs {
@@ -121,7 +126,8 @@ pub trait Programs {
     }
     /// What the engine wants to hear of the terminal. A host may watch once: after reporting
     /// an event it stops watching the terminal until [`Programs::watch`] is called again (the
-    /// engine calls it after every event it is told of, and [`Programs::watch_fired`] first).
+    /// engine calls it after every event it is told of, and [`Programs::watch_fired`] first),
+    /// except for a steady watch ([`Watch::steady`]), which stays until changed.
     fn watch(&mut self, io: IoId, want: Watch);
     /// The host reported an event of `io` to the engine: a host that watches once knows its
     /// watch is spent, and the next [`Programs::watch`] renews it if still wanted.

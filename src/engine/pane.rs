@@ -224,12 +224,30 @@ impl Pane {
         self.read_with(os, READ_LIMIT_PER_TURN, |pane, data| {
             pane.backlog.extend_from_slice(data)
         });
+        self.parse_read(os, now_ms)
+    }
+
+    /// Parses what was read into the backlog; returns whether there was any.
+    fn parse_read(&mut self, os: &mut dyn Programs, now_ms: u64) -> bool {
         let parsed = self.parse_backlog(os, now_ms);
         // At end of file too: the scanner may hold the start of what looked like a marker.
         if !parsed && self.eof {
             self.end_output(os, now_ms);
         }
         parsed
+    }
+
+    /// Reads what one read takes (a frame, from a socket: a short read takes all there was)
+    /// and parses it, unless it is [`BUSY_BYTES`] or more: a flood, left in the backlog for
+    /// the busy pane's pace. Returns the bytes read.
+    pub fn take_frame(&mut self, os: &mut dyn Programs, now_ms: u64) -> usize {
+        let read = self.read_with(os, READ_SIZE, |pane, data| {
+            pane.backlog.extend_from_slice(data)
+        });
+        if read < BUSY_BYTES {
+            self.parse_read(os, now_ms);
+        }
+        read
     }
 
     /// Reads what the program has written into the backlog without parsing it, up to
@@ -461,6 +479,7 @@ impl Pane {
             readable: !self.output_stopped && !self.eof && !self.deferred,
             writable,
             prompt: writable || self.busy || self.shown || self.pipe.is_some(),
+            steady: self.silent_after_frames && !self.busy,
         };
         os.watch(io, want);
         self.waiting_writable = writable;

@@ -30,7 +30,9 @@
 //! next frame is heard by its event instead of looked for every [`LATE_LOOK_MS`] and read again
 //! at the boundary (400 sessions redrawing a frame a second: 35,000 system calls in 10 s, then
 //! 16,000). One that writes again within that interval has frames in parts and waits for the
-//! boundaries again.
+//! boundaries again. On a socket its frame is read without asking how much is queued, and its
+//! watch stays after each report (`Watch::steady`): a read a frame, where there were a queue
+//! look, a read and a renewed watch.
 //!
 //! The engine tells the host which terminals someone waits on (`Watch::prompt`: shown by an
 //! attached client, piped, busy, or with input to write). The host may hold back the others'
@@ -48,7 +50,7 @@
 //! be gone: entries are checked, not trusted); every pane with a backlog is in `backlogged`;
 //! `boundary` is set whenever `deferred` or `busy` is non-empty.
 
-use super::os::Programs;
+use super::os::{Backend, Programs};
 use super::pane::{Pane, BACKLOG_LIMIT, BUSY_BYTES};
 use super::Engine;
 
@@ -227,6 +229,31 @@ impl Engine {
                 return Verdict::Busy {
                     newly: read_busy(pane, os, now),
                 };
+            }
+            let watched_again_lately = pane
+                .watched_again_at
+                .is_some_and(|t| now < t + BATCH_INTERVAL_MS);
+            if pane.silent_after_frames && !watched_again_lately && pane.backend == Backend::Socket
+            {
+                // A frame of a program silent after its frames, read without asking how much
+                // is queued first (one of the three system calls of each frame: `SYSCALLS=1
+                // bench/scale.sh redraw 200`). What the read took decides as the queue would
+                // have: a flood makes the pane busy, a part of a frame (parsed already) waits
+                // with the rest for the boundary.
+                let read = pane.take_frame(os, now);
+                if read >= BUSY_BYTES {
+                    return Verdict::Busy {
+                        newly: read_busy(pane, os, now),
+                    };
+                }
+                if read == 0 || read >= FILL_MIN_BYTES {
+                    pane.watch_again(os, now);
+                    return Verdict::Read;
+                }
+                pane.deferred = true;
+                pane.interval_bytes = 0;
+                pane.update_watch(os);
+                return Verdict::Deferred { queued: 0 };
             }
             // A large queue (a bulk writer) is busy at once. The kernel is not asked here (a
             // round trip per frame was a fifth of the redraw workload's CPU): a writer that

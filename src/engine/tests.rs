@@ -24,12 +24,16 @@ struct World {
     watched_readable: HashMap<IoId, bool>,
     /// Whether the engine wants each terminal's events reported at once, as it last asked.
     prompt: HashMap<IoId, bool>,
+    /// Terminals whose watch the engine last asked to be steady (it stays after a report).
+    steady: HashSet<IoId>,
     /// The monotonic clock (ms), moved by the test.
     now: u64,
     /// How full each program's side of its terminal is (percent), where the test says.
     fill: HashMap<IoId, u32>,
     /// How many times the engine asked how full a program's side is.
     fill_asks: usize,
+    /// How many times the engine asked how much output is queued.
+    queue_asks: usize,
     /// Terminals whose programs closed their side: once their output is read, end of file.
     closed: HashSet<IoId>,
 }
@@ -97,7 +101,9 @@ impl Programs for FakeHost {
     }
 
     fn pending_output(&self, io: IoId) -> usize {
-        self.world.borrow().output.get(&io).map_or(0, Vec::len)
+        let mut world = self.world.borrow_mut();
+        world.queue_asks += 1;
+        world.output.get(&io).map_or(0, Vec::len)
     }
 
     fn output_fill(&self, io: IoId) -> Option<u32> {
@@ -110,10 +116,19 @@ impl Programs for FakeHost {
         let mut world = self.world.borrow_mut();
         world.watched_readable.insert(io, want.readable);
         world.prompt.insert(io, want.prompt);
+        if want.steady && want.readable && !want.writable {
+            world.steady.insert(io);
+        } else {
+            world.steady.remove(&io);
+        }
     }
     fn watch_fired(&mut self, io: IoId) {
-        // As the real host: a reported terminal is watched again only when the engine asks.
-        self.world.borrow_mut().watched_readable.insert(io, false);
+        // As the real host: a reported terminal is watched again only when the engine asks,
+        // unless its watch is steady.
+        let mut world = self.world.borrow_mut();
+        if !world.steady.contains(&io) {
+            world.watched_readable.insert(io, false);
+        }
     }
     fn close(&mut self, _io: IoId) {}
     fn release(&mut self, _io: IoId) {}
@@ -857,9 +872,19 @@ fn a_program_silent_after_its_frames_is_watched_again_once_a_frame_is_read() {
     // looks, no boundary (only the freezer's deadline, a quarter second or more away).
     world.borrow_mut().now = 1_500;
     world.borrow_mut().program_writes(io, &[b'y'; 3000]);
+    let asks = world.borrow().queue_asks;
     e.io_event(io, IoEvent::Readable);
     assert!(world.borrow().output[&io].is_empty());
+    assert_eq!(
+        world.borrow().queue_asks,
+        asks,
+        "read without asking its queue"
+    );
     assert!(world.borrow().watching_output(io));
+    assert!(
+        world.borrow().steady.contains(&io),
+        "its watch stays after a report: not renewed at each frame"
+    );
     assert!(e.next_deadline().is_none_or(|d| d >= 1_750));
     // It writes again within that interval (its frames come in parts): deferred to the
     // boundary, and its next frame's probe leaves it deferred.
@@ -867,6 +892,7 @@ fn a_program_silent_after_its_frames_is_watched_again_once_a_frame_is_read() {
     world.borrow_mut().program_writes(io, b"spin");
     e.io_event(io, IoEvent::Readable);
     assert!(!world.borrow().watching_output(io));
+    assert!(!world.borrow().steady.contains(&io));
     assert_eq!(world.borrow().output[&io], b"spin");
     tick_at(&mut e, &world, &[1_605, 1_650, 1_800]);
     assert!(
@@ -881,6 +907,38 @@ fn a_program_silent_after_its_frames_is_watched_again_once_a_frame_is_read() {
         !world.borrow().watching_output(io),
         "deferred until the boundary"
     );
+}
+
+#[test]
+fn a_program_silent_after_its_frames_that_floods_is_busy_and_its_flood_not_parsed_at_once() {
+    let (mut e, world, io) = reported(&[b'x'; 3000], 1);
+    tick_at(&mut e, &world, &[1_005, 1_050, 1_100, 1_150, 1_200]);
+    assert!(world.borrow().watching_output(io));
+    world.borrow_mut().now = 1_500;
+    world
+        .borrow_mut()
+        .program_writes(io, &b"line\r\n".repeat(BUSY_BYTES / 6 + 1));
+    e.io_event(io, IoEvent::Readable);
+    let pane = e.panes().next().unwrap();
+    assert!(pane.busy);
+    assert!(
+        pane.backlog_len() >= BUSY_BYTES,
+        "left for the busy pane's pace"
+    );
+    // A part of a frame (too short to be one) waits for the boundary, already parsed.
+    let (mut e, world, io) = reported(&[b'x'; 3000], 1);
+    tick_at(&mut e, &world, &[1_005, 1_050, 1_100, 1_150, 1_200]);
+    world.borrow_mut().now = 1_500;
+    world.borrow_mut().program_writes(io, b"ab");
+    e.io_event(io, IoEvent::Readable);
+    assert!(world.borrow().output[&io].is_empty());
+    assert_eq!(e.panes().next().unwrap().backlog_len(), 0, "parsed");
+    assert!(
+        !world.borrow().watching_output(io),
+        "deferred to the boundary"
+    );
+    let screen = ok(&mut e, &["capture-pane", "-p", "-t", "a"]);
+    assert!(screen.ends_with("xxxx\nab\n"), "{screen:?}");
 }
 
 #[test]

@@ -64,8 +64,10 @@ struct Terminal {
     /// epoll_ctl (one per send-keys before; see BENCHMARKS.md, shell helpers).
     interest: u32,
     /// The epoll set watches it (its one-shot watch has not reported an event since it was
-    /// last set).
+    /// last set, or its watch is steady).
     armed: bool,
+    /// Its watch is level-triggered, not one-shot (see [`Watch::steady`]).
+    steady: bool,
     /// It is in the loop's own set, reported at once, rather than in the set whose reports
     /// the loop gathers (see [`Watch::prompt`]).
     prompt: bool,
@@ -194,6 +196,7 @@ impl HostOs {
             slot_index: Some(slot_index),
             interest: READABLE,
             armed: true,
+            steady: false,
             prompt: false,
             program_end: Some(ino as u32),
         };
@@ -283,6 +286,7 @@ fn spawn_pty(req: &SpawnRequest, io: IoId, shim: &Path) -> io::Result<(Terminal,
         slot_index: None,
         interest: READABLE,
         armed: true,
+        steady: false,
         prompt: false,
         program_end: None,
     };
@@ -346,10 +350,15 @@ impl Programs for HostOs {
             return;
         };
         let (fd, token) = (t.fd.as_raw_fd(), TOKEN_TERMINAL | io);
+        // A steady watch stays armed after a report: a program whose frames are read as they
+        // come cost an epoll_ctl a frame to watch again, one of the four system calls of each
+        // (`SYSCALLS=1 bench/scale.sh redraw 200`).
+        let steady = want.steady && interest == READABLE;
+        let flags = if steady { interest } else { interest | ONCE };
         // A spent watch that is not wanted again costs nothing: a pane put off until the
         // batch boundary stops being watched by the event that reported it.
         let current = if t.armed {
-            t.interest == interest
+            t.interest == interest && t.steady == steady
         } else {
             interest == 0
         };
@@ -358,19 +367,19 @@ impl Programs for HostOs {
         let set = |prompt| set_of(&self.epoll, &self.gathered, prompt);
         if moves {
             set(t.prompt).remove(fd);
-            let _ = set(want.prompt).add(fd, token, interest | ONCE);
+            let _ = set(want.prompt).add(fd, token, flags);
             t.prompt = want.prompt;
-            t.armed = true;
+            (t.armed, t.steady) = (true, steady);
         } else if !current {
-            let _ = set(t.prompt).modify(fd, token, interest | ONCE);
-            t.armed = true;
+            let _ = set(t.prompt).modify(fd, token, flags);
+            (t.armed, t.steady) = (true, steady);
         }
         t.interest = interest;
     }
 
     fn watch_fired(&mut self, io: IoId) {
         if let Some(t) = self.terminals.get_mut(&io) {
-            t.armed = false;
+            t.armed = t.steady;
         }
     }
 
@@ -628,17 +637,31 @@ mod tests {
         (false, false)
     }
 
-    #[test]
-    fn terminals_wanted_at_once_are_reported_by_the_loops_set_and_others_by_the_gathered_one() {
-        let dir = std::env::temp_dir().join(format!("zp-hostos-sets-{}", std::process::id()));
+    /// Output wanted at once, watched once.
+    const READ_AT_ONCE: Watch = Watch {
+        readable: true,
+        writable: false,
+        prompt: true,
+        steady: false,
+    };
+
+    /// A host with a loop's set and a gathered set of its own, its state in a new directory
+    /// named after `what`.
+    fn host_with_two_sets(what: &str) -> (std::path::PathBuf, Rc<Epoll>, Rc<Epoll>, HostOs) {
+        let dir = std::env::temp_dir().join(format!("zp-hostos-{what}-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let (epoll, gathered) = (
             Rc::new(Epoll::new().unwrap()),
             Rc::new(Epoll::new().unwrap()),
         );
-        let state = dir.join("state");
-        let shim = dir.join("no-shim.so");
-        let mut host = HostOs::new(epoll.clone(), gathered.clone(), state, shim).unwrap();
+        let (state, shim) = (dir.join("state"), dir.join("no-shim.so"));
+        let host = HostOs::new(epoll.clone(), gathered.clone(), state, shim).unwrap();
+        (dir, epoll, gathered, host)
+    }
+
+    #[test]
+    fn terminals_wanted_at_once_are_reported_by_the_loops_set_and_others_by_the_gathered_one() {
+        let (dir, epoll, gathered, mut host) = host_with_two_sets("sets");
         let req = pty_program("echo one; read line; echo two; read line; echo three; sleep 5");
         let s = host.spawn(&req).unwrap();
         let mut out = Vec::new();
@@ -647,11 +670,7 @@ mod tests {
         host.watch_fired(s.io);
         assert!(read_until(&mut host, s.io, &mut out, "one"));
         // Wanted at once: it moves to the loop's set when watched again.
-        let prompt = Watch {
-            readable: true,
-            writable: false,
-            prompt: true,
-        };
+        let prompt = READ_AT_ONCE;
         host.watch(s.io, prompt);
         host.write(s.io, b"\n").unwrap();
         assert_eq!(reported_by(&epoll, &gathered, s.io), (true, false));
@@ -668,6 +687,48 @@ mod tests {
         host.write(s.io, b"\n").unwrap();
         assert_eq!(reported_by(&epoll, &gathered, s.io), (false, true));
         assert!(read_until(&mut host, s.io, &mut out, "three"));
+        host.close(s.io);
+        process::signal_group(s.pid, libc::SIGKILL);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A steady watch reports output again without being renewed after a report; a one-shot
+    /// watch reports once until it is renewed.
+    #[test]
+    fn a_steady_watch_stays_after_a_report_and_a_one_shot_watch_does_not() {
+        let (dir, epoll, gathered, mut host) = host_with_two_sets("steady");
+        let s = host
+            .spawn(&pty_program("while read line; do echo got$line; done"))
+            .unwrap();
+        let steady = Watch {
+            steady: true,
+            ..READ_AT_ONCE
+        };
+        host.watch(s.io, steady);
+        let mut out = Vec::new();
+        for line in ["a", "b", "c"] {
+            host.write(s.io, format!("{line}\n").as_bytes()).unwrap();
+            assert_eq!(
+                reported_by(&epoll, &gathered, s.io),
+                (true, false),
+                "{line}"
+            );
+            host.watch_fired(s.io);
+            assert!(read_until(&mut host, s.io, &mut out, &format!("got{line}")));
+        }
+        let once = Watch {
+            steady: false,
+            ..steady
+        };
+        host.watch(s.io, once);
+        host.write(s.io, b"d\n").unwrap();
+        assert_eq!(reported_by(&epoll, &gathered, s.io), (true, false));
+        host.watch_fired(s.io);
+        assert!(read_until(&mut host, s.io, &mut out, "gotd"));
+        host.write(s.io, b"e\n").unwrap();
+        assert_eq!(reported_by(&epoll, &gathered, s.io), (false, false));
+        host.watch(s.io, once);
+        assert_eq!(reported_by(&epoll, &gathered, s.io), (true, false));
         host.close(s.io);
         process::signal_group(s.pid, libc::SIGKILL);
         let _ = std::fs::remove_dir_all(&dir);
