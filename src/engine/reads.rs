@@ -235,25 +235,7 @@ impl Engine {
                 .is_some_and(|t| now < t + BATCH_INTERVAL_MS);
             if pane.silent_after_frames && !watched_again_lately && pane.backend == Backend::Socket
             {
-                // A frame of a program silent after its frames, read without asking how much
-                // is queued first (one of the three system calls of each frame: `SYSCALLS=1
-                // bench/scale.sh redraw 200`). What the read took decides as the queue would
-                // have: a flood makes the pane busy, a part of a frame (parsed already) waits
-                // with the rest for the boundary.
-                let read = pane.take_frame(os, now);
-                if read >= BUSY_BYTES {
-                    return Verdict::Busy {
-                        newly: read_busy(pane, os, now),
-                    };
-                }
-                if read == 0 || read >= FILL_MIN_BYTES {
-                    pane.watch_again(os, now);
-                    return Verdict::Read;
-                }
-                pane.deferred = true;
-                pane.interval_bytes = 0;
-                pane.update_watch(os);
-                return Verdict::Deferred { queued: 0 };
+                return read_frame_unasked(pane, os, now);
             }
             // A large queue (a bulk writer) is busy at once. The kernel is not asked here (a
             // round trip per frame was a fifth of the redraw workload's CPU): a writer that
@@ -541,6 +523,27 @@ fn read_busy(pane: &mut Pane, os: &mut dyn Programs, now: u64) -> bool {
         pane.parse_backlog(os, now);
     }
     newly
+}
+
+/// Reads the frame of a program silent after its frames without asking how much is queued
+/// first (one of the three system calls of each frame: `SYSCALLS=1 bench/scale.sh redraw
+/// 200`). What the read took decides as the queue would have: a flood makes the pane busy, a
+/// part of a frame (parsed already) waits with the rest for the boundary.
+fn read_frame_unasked(pane: &mut Pane, os: &mut dyn Programs, now: u64) -> Verdict {
+    let read = pane.take_frame(os, now);
+    if read >= BUSY_BYTES {
+        return Verdict::Busy {
+            newly: read_busy(pane, os, now),
+        };
+    }
+    if read == 0 || read >= FILL_MIN_BYTES {
+        pane.watch_again(os, now);
+        return Verdict::Read;
+    }
+    pane.deferred = true;
+    pane.interval_bytes = 0;
+    pane.update_watch(os);
+    Verdict::Deferred { queued: 0 }
 }
 
 /// What a probe of a deferred pane found.
