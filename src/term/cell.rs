@@ -305,10 +305,7 @@ impl Palette {
     /// Rebuilds the lookup index and the list of released ids from `styles`.
     fn rebuild_index(&mut self) {
         self.slots = Vec::new();
-        self.free = (1..self.styles.len())
-            .filter(|&i| self.styles[i] == FREE_STYLE)
-            .map(|i| i as StyleId)
-            .collect();
+        self.free = released(&self.styles, |s| *s == FREE_STYLE);
         if self.styles.len() <= PALETTE_LINEAR_LIMIT {
             return;
         }
@@ -337,16 +334,7 @@ impl Palette {
             return None;
         }
         debug_assert!(*style != FREE_STYLE);
-        let i = match self.free.pop() {
-            Some(i) => {
-                self.styles[i as usize] = *style;
-                i
-            }
-            None => {
-                self.styles.push(*style);
-                (self.styles.len() - 1) as StyleId
-            }
-        };
+        let i = place(&mut self.styles, &mut self.free, *style);
         if self.slots.len() < 2 * self.styles.len() {
             self.rebuild_index();
         } else {
@@ -364,9 +352,7 @@ impl Palette {
                 *style = FREE_STYLE;
             }
         }
-        let end = self.styles.iter().rposition(|s| *s != FREE_STYLE);
-        self.styles.truncate(end.map_or(1, |i| i + 1));
-        shrink_if_sparse(&mut self.styles);
+        trim_released(&mut self.styles, 1, |s| *s == FREE_STYLE);
         self.rebuild_index();
     }
 
@@ -477,16 +463,7 @@ impl Graphemes {
             return i;
         }
         let boxed: Box<str> = s.into();
-        let i = match self.free.pop() {
-            Some(i) => {
-                self.strings[i as usize] = boxed.clone();
-                i
-            }
-            None => {
-                self.strings.push(boxed.clone());
-                (self.strings.len() - 1) as u32
-            }
-        };
+        let i = place(&mut self.strings, &mut self.free, boxed.clone());
         self.index.insert(boxed, i);
         i
     }
@@ -500,19 +477,11 @@ impl Graphemes {
                 *s = Box::default();
             }
         }
-        let end = self.strings.iter().rposition(|s| !s.is_empty());
-        self.strings.truncate(end.map_or(0, |i| i + 1));
-        shrink_if_sparse(&mut self.strings);
+        trim_released(&mut self.strings, 0, |s| s.is_empty());
         if self.index.capacity() > 2 * self.index.len() {
             self.index.shrink_to_fit();
         }
-        self.collect_free();
-    }
-
-    fn collect_free(&mut self) {
-        self.free = (0..self.strings.len() as u32)
-            .filter(|&i| self.strings[i as usize].is_empty())
-            .collect();
+        self.free = released(&self.strings, |s| s.is_empty());
     }
 
     /// Keeps the graphemes marked in `used` and returns the map from old to new index.
@@ -560,9 +529,9 @@ impl Graphemes {
             }
             strings.push(boxed);
         }
+        self.free = released(&strings, |s| s.is_empty());
         self.strings = strings;
         self.index = index;
-        self.collect_free();
     }
 
     pub fn heap_bytes(&self) -> usize {
@@ -574,8 +543,37 @@ impl Graphemes {
     }
 }
 
-/// A table that released most of its entries gives their room back.
-fn shrink_if_sparse<T>(entries: &mut Vec<T>) {
+// The palette and the grapheme table release entries alike: a released entry holds a value
+// never interned (a tombstone), its index waits in a list to be reused, and released entries
+// at the end are dropped.
+
+/// Puts `entry` at a released index if there is one, else at the end; returns its index.
+fn place<T>(entries: &mut Vec<T>, free: &mut Vec<u32>, entry: T) -> u32 {
+    match free.pop() {
+        Some(i) => {
+            entries[i as usize] = entry;
+            i
+        }
+        None => {
+            entries.push(entry);
+            (entries.len() - 1) as u32
+        }
+    }
+}
+
+/// The indices of the released entries.
+fn released<T>(entries: &[T], is_released: impl Fn(&T) -> bool) -> Vec<u32> {
+    (0..entries.len())
+        .filter(|&i| is_released(&entries[i]))
+        .map(|i| i as u32)
+        .collect()
+}
+
+/// Drops the released entries at the end (never the first `keep`), and gives back the room of
+/// a table that released most of its entries.
+fn trim_released<T>(entries: &mut Vec<T>, keep: usize, is_released: impl Fn(&T) -> bool) {
+    let end = entries.iter().rposition(|e| !is_released(e));
+    entries.truncate(end.map_or(0, |i| i + 1).max(keep));
     if entries.capacity() > 2 * entries.len() {
         entries.shrink_to_fit();
     }

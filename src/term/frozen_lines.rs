@@ -7,10 +7,10 @@
 //! rows and the newest history line as rows, leaving the rest in the chunk (cut after those
 //! lines, so the rest of the chunk is given back). The few operations that read or change
 //! every line (resize, renumbering a palette left mostly empty, clearing part of the history)
-//! turn them into rows first; capture decodes the ones it prints. Before, a program that re-sends a long
-//! transcript every few seconds had its 2,000 history lines allocated as rows and written back
-//! into a chunk at every output: on 400 such sessions that was about 40% of the server's CPU
-//! (`perf`, `PERF=dir bench/scale.sh dump 400`).
+//! turn them into rows first; capture decodes the ones it prints. Before, a program that
+//! re-sends a long transcript every few seconds had its 2,000 history lines allocated as rows
+//! and written back into a chunk at every output: on 400 such sessions that was about 40% of
+//! the server's CPU (`perf`, `PERF=dir bench/scale.sh dump 400`).
 //!
 //! *Sealed* lines go further: when the screen is quiet (its host says so) or freezes, with
 //! [`SEAL_BYTES`] or more of frozen lines waiting, they are compressed (zstd) into a segment
@@ -18,11 +18,12 @@
 //! must become a row. A program that clears its screen every second moves it into a full
 //! history that it never stops writing to, so the screen never goes cold: 400 such sessions
 //! held 71.5 KiB each beyond the first 200 with their history as rows between freezes, 27.1
-//! KiB with it sealed (`bench/scale.sh clear 200 400`). Sealing waits for a quiet moment
-//! because a program pouring out lines drops most of them from the history before it pauses:
-//! sealing at the end of every write made the last line of a 5.4 MB log show at 32 ms
-//! against 25 (`BASE=<build before> ROUNDS=5 bench/scale.sh bulk`). Only readers of old history lines pay for the decompression: a
-//! freeze writes sealed lines nowhere, and a thaw leaves them as they are.
+//! to 32.4 KiB with it sealed (`bench/scale.sh clear 200 400`, two runs). Sealing waits for a
+//! quiet moment because a program pouring out lines drops most of them from the history before
+//! it pauses: sealing at the end of every write made the last line of a 5.4 MB log show at 32
+//! ms against 25 (`BASE=<build before> ROUNDS=5 bench/scale.sh bulk`). Only readers of old
+//! history lines pay for the decompression: a freeze writes sealed lines nowhere, and a thaw
+//! leaves them as they are.
 //!
 //! Dropping the oldest lines (history at its limit) drops sealed lines first, letting a segment
 //! go once all its lines are dropped; then it moves a start offset; the bytes move to a buffer
@@ -39,8 +40,8 @@ use super::cell::{Cell, StyleId};
 use super::row::Row;
 use std::collections::VecDeque;
 
-/// Unsealed history lines, in frozen bytes, that a quiet moment or a freeze seals. Smaller segments compress
-/// worse; larger ones leave more lines unsealed between seals.
+/// Unsealed history lines, in frozen bytes, that a quiet moment or a freeze seals. Smaller
+/// segments compress worse; larger ones leave more lines unsealed between seals.
 pub const SEAL_BYTES: usize = 16 * 1024;
 
 /// zstd's level for sealed lines, as for cold screens: level 1.

@@ -5,9 +5,10 @@
 //! and `hsize..hsize + sy` the visible screen. A ring, because a full history drops its oldest
 //! lines as new ones scroll in: removing them from the front of a `Vec` moved every other row,
 //! 12% of the instructions parsing a 5.4 MB coloured log (callgrind, `examples/replay`).
-//! Methods named `view_*` take visible coordinates; the others take absolute row indices. Every operation follows tmux 3.3a's grid.c and
-//! grid-view.c closely, including what they do to `used`/`size` and to wrap flags, because
-//! capture output (`-J`, `-N`, `-e`) depends on those details.
+//! Methods named `view_*` take visible coordinates; the others take absolute row indices.
+//! Every operation follows tmux 3.3a's grid.c and grid-view.c closely, including what they do
+//! to `used`/`size` and to wrap flags, because capture output (`-J`, `-N`, `-e`) depends on
+//! those details.
 //!
 //! Counts are unsigned and wrap exactly where tmux's `u_int` arithmetic wraps (a region edit
 //! can ask to clear a "negative" number of lines, which tmux's range checks then turn into
