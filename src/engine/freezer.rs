@@ -14,7 +14,7 @@
 //! if enough wait (`Terminal::seal_history`), without waiting to freeze.
 //!
 //! A screen that thaws soon after freezing waits twice as long next time, up to
-//! [`FREEZE_AFTER_MAX_MS`], so sessions that print every half second do not freeze and thaw
+//! [`FREEZE_AFTER_MAX_MS`], so sessions that print every second or two do not freeze and thaw
 //! over and over; one that stays frozen goes back to the short wait.
 //!
 //! Checks happen at the batch boundaries (`reads`), so freezing costs no wakeups of its own
@@ -34,9 +34,14 @@ use std::collections::VecDeque;
 /// Quiet time before a screen freezes, at first.
 pub const FREEZE_AFTER_MS: u64 = 250;
 
-/// The longest a screen that keeps thawing waits before it freezes. The seeds measured, with
-/// 400 sessions, 3.3 MB when this grew to 4 s and 2.1 MB at 800 ms, for the same CPU.
-pub const FREEZE_AFTER_MAX_MS: u64 = 800;
+/// The longest a screen that keeps thawing waits before it freezes: a program that writes a
+/// frame every second stays hot. At 800 ms its screen froze about 200 ms before each frame
+/// thawed it, a thaw and a freeze a frame for 15% of the server's samples (`perf`, redraw 200);
+/// at 2 s, against 800 ms, alternated (`BASE=... ROUNDS=2 bench/scale.sh redraw 200 400`, and
+/// `clear cast 200`): redraw 400 2.9% of a core against 3.6%, clear 200 2.3% against 2.6% and
+/// 13% less memory (a screen that never froze holds less than one thawed each second), cast 200
+/// the same.
+pub const FREEZE_AFTER_MAX_MS: u64 = 2_000;
 
 /// A thaw this soon after freezing counts as freezing too early.
 const EARLY_THAW_MS: u64 = 2_000;

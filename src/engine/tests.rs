@@ -738,8 +738,9 @@ fn a_screen_that_thaws_soon_after_freezing_waits_longer_next_time() {
     );
     // Output again within two seconds of freezing: the next wait doubles, up to the limit.
     assert_eq!(wait_after_output(&mut e, 1_700), 500);
-    assert_eq!(wait_after_output(&mut e, 2_600), 800);
-    assert_eq!(wait_after_output(&mut e, 3_800), 800);
+    assert_eq!(wait_after_output(&mut e, 2_600), 1_000);
+    assert_eq!(wait_after_output(&mut e, 3_800), 2_000);
+    assert_eq!(wait_after_output(&mut e, 6_200), 2_000);
     // After a long frozen stretch, the short wait again.
     assert_eq!(
         wait_after_output(&mut e, 20_000),
