@@ -16,6 +16,8 @@
  *     replay bulk FILE STAMP             write FILE as fast as the terminal takes it, then
  *                                        write "START END" (CLOCK_REALTIME seconds) to STAMP
  *                                        and sleep
+ *     replay frames N                    write redraw's first N frames at once and exit (what
+ *                                        a parser is timed on: examples/replay)
  *
  * PHASE (0 to 1) delays the first frame by that part of the period, so sessions started
  * together do not all draw in the same instant. EPOCH, a CLOCK_REALTIME time in seconds, is
@@ -241,6 +243,19 @@ static void do_redraw(double phase, const char *epoch, int clear)
 		write_all(frame, lead + redraw_frame(frame + lead, sizeof frame - lead, tick));
 		next += NS;
 	}
+}
+
+static void do_frames(const char *count)
+{
+	static char frame[32768];
+	char *end;
+	long n = strtol(count, &end, 10);
+	if (*end || n < 1) {
+		fprintf(stderr, "replay: not a count of frames: %s\n", count);
+		exit(2);
+	}
+	for (long tick = 0; tick < n; tick++)
+		write_all(frame, redraw_frame(frame, sizeof frame, tick));
 }
 
 static void do_dump(const char *path, double phase, const char *epoch)
@@ -521,7 +536,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: replay idle FILE | redraw [PHASE [EPOCH]] | clear [PHASE [EPOCH]] |\n"
 			"       dump FILE [PHASE [EPOCH]] | cast FILE START [EPOCH] |\n"
-			"       compile IN.cast OUT | bulk FILE STAMP\n");
+			"       compile IN.cast OUT | bulk FILE STAMP | frames N\n");
 	exit(2);
 }
 
@@ -547,6 +562,9 @@ int main(int argc, char **argv)
 		return 0;
 	} else if (!strcmp(mode, "bulk") && argc == 4) {
 		do_bulk(argv[2], argv[3]);
+	} else if (!strcmp(mode, "frames") && argc == 3) {
+		do_frames(argv[2]);
+		return 0;
 	}
 	usage();
 }

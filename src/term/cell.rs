@@ -124,6 +124,19 @@ impl Cell {
         }
     }
 
+    /// The ASCII byte this cell holds when it holds one in `style`: one comparison of each
+    /// half of the character word and of the style field (flags, high code point bits and the
+    /// style's high bits all sit in the word's upper half).
+    #[inline]
+    pub const fn ascii_in(self, style: StyleId) -> Option<u8> {
+        let high = (style >> 16 << (Self::STYLE_HIGH_SHIFT - 16)) as u16;
+        if self.ch_hi == high && self.style == style as u16 && self.ch_lo < 0x80 {
+            Some(self.ch_lo as u8)
+        } else {
+            None
+        }
+    }
+
     /// A single ASCII byte in this cell, if that is all it holds.
     #[inline]
     pub const fn ascii(self) -> Option<u8> {
@@ -595,6 +608,38 @@ pub fn push_cell_text(out: &mut Vec<u8>, cell: Cell, graphemes: &Graphemes) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ascii_in_a_style_agrees_with_ascii_and_style() {
+        let styles = [
+            0,
+            1,
+            0xffff,
+            0x1_0000,
+            0x1_2345,
+            Cell::STYLE_LIMIT as u32 - 1,
+        ];
+        let words = [
+            b'a' as u32,
+            0,
+            0x7f,
+            0x80,
+            0x4e2d | Cell::WIDE,
+            Cell::PADDING,
+            3 | Cell::INTERNED,
+            b'a' as u32 | 1 << 16,
+            b'a' as u32 | 1 << 28,
+        ];
+        for &word in &words {
+            for &style in &styles {
+                let cell = Cell::new(word, style);
+                for &asked in &styles {
+                    let want = cell.ascii().filter(|_| cell.style() == asked);
+                    assert_eq!(cell.ascii_in(asked), want, "{word:#x} in {style}, {asked}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn cell_is_six_bytes() {

@@ -283,10 +283,14 @@ impl Grid {
             }
             let stop = px.wrapping_add(ox);
             self.expand_line(y, stop, 0);
-            if stop > px {
+            let row = self.row_mut(y);
+            if bg == 0 && stop as usize >= row.stored_len() {
+                // Default blanks to the end of the stored cells: the row ends at `px`.
+                row.truncate(px as usize);
+            } else if stop > px {
                 // One write for the run: cell by cell, each compared with a packed row from
                 // its start, a line's erase was a tenth of parsing an agent trace (callgrind).
-                self.row_mut(y).write(px as usize, blanks(bg, stop - px));
+                row.write(px as usize, blanks(bg, stop - px));
             }
         }
     }
