@@ -16,8 +16,9 @@
  *     replay bulk FILE STAMP             write FILE as fast as the terminal takes it, then
  *                                        write "START END" (CLOCK_REALTIME seconds) to STAMP
  *                                        and sleep
- *     replay frames N                    write redraw's first N frames at once and exit (what
- *                                        a parser is timed on: examples/replay)
+ *     replay frames N                    write redraw's first N frames as an asciinema v2
+ *                                        recording, a frame a second, and exit (what a parser
+ *                                        is timed on, frame by frame: examples/replay)
  *
  * PHASE (0 to 1) delays the first frame by that part of the period, so sessions started
  * together do not all draw in the same instant. EPOCH, a CLOCK_REALTIME time in seconds, is
@@ -254,8 +255,21 @@ static void do_frames(const char *count)
 		fprintf(stderr, "replay: not a count of frames: %s\n", count);
 		exit(2);
 	}
-	for (long tick = 0; tick < n; tick++)
-		write_all(frame, redraw_frame(frame, sizeof frame, tick));
+	printf("{\"version\": 2, \"width\": 220, \"height\": 80}\n");
+	for (long tick = 0; tick < n; tick++) {
+		size_t len = redraw_frame(frame, sizeof frame, tick);
+		printf("[%ld.0, \"o\", \"", tick);
+		for (size_t i = 0; i < len; i++) {
+			unsigned char c = (unsigned char)frame[i];
+			if (c == '"' || c == '\\')
+				printf("\\%c", c);
+			else if (c < 0x20)
+				printf("\\u%04x", c);
+			else
+				putchar(c);
+		}
+		printf("\"]\n");
+	}
 }
 
 static void do_dump(const char *path, double phase, const char *epoch)
