@@ -19,9 +19,10 @@
 #
 # For each workload and N, sessions are 220x80 and every measure is of one server holding
 # the N sessions, taken after they settle: its PSS (/proc/PID/smaps_rollup) plus what any
-# memfd it holds has allocated (zeropty's store of compressed quiet screens), the system's
-# MemAvailable drop and Slab growth from before the server started (PTYs and sockets cost
-# kernel memory), and over a window of WINDOW seconds the server's CPU and the session
+# memfd it holds has allocated (zeropty's store of compressed quiet screens), the mean of
+# samples taken every second over the window, the system's MemAvailable drop and Slab growth
+# from before the server started (PTYs and sockets cost kernel memory), at the window's
+# opening, and over a window of WINDOW seconds the server's CPU and the session
 # programs' output rate (wchar in /proc/PID/io) and CPU, and what the server read (rchar: its
 # programs' output and its clients' requests). Ratios are tmux / zeropty, from the
 # medians over ROUNDS rounds; a CPU ratio is printed only when both servers' programs wrote
@@ -252,8 +253,6 @@ measure() {
 	r0=$(io_bytes rchar "$pid")
 	p0=$(cpu_ticks "${programs[@]}")
 	window_end=$(awk -v t="$EPOCHREALTIME" -v w="$window" 'BEGIN { printf "%.3f", t + w }')
-	pss_kb=$(pss "$pid")
-	memfd=$(memfd_kb "$pid")
 	avail_kb=$((avail0 - $(meminfo MemAvailable)))
 	slab_kb=$(($(meminfo Slab) - slab0))
 	local rest tracer=""
@@ -266,7 +265,21 @@ measure() {
 		perf record -q -g -o "$PERF/$name-$load-$n.data" -p "$pid" 2>/dev/null &
 		tracer=$!
 	fi
-	sleep "$rest"
+	# Memory sampled every second over the window, the mean kept: the servers' memory moves
+	# in steps as screens fold and history lines are compressed, so one sample could fall
+	# anywhere between them (zeropty's `clear` 400 moved from 13.5 to 19.0 MB within 10 s).
+	local samples=0 pss_sum=0 memfd_sum=0
+	while :; do
+		pss_sum=$((pss_sum + $(pss "$pid")))
+		memfd_sum=$((memfd_sum + $(memfd_kb "$pid")))
+		samples=$((samples + 1))
+		rest=$(awk -v e="$window_end" -v t="$EPOCHREALTIME" 'BEGIN { printf "%.3f", e - t }')
+		awk -v r="$rest" 'BEGIN { exit !(r > 1) }' || break
+		sleep 1
+	done
+	awk -v r="$rest" 'BEGIN { exit !(r > 0) }' && sleep "$rest"
+	pss_kb=$((pss_sum / samples))
+	memfd=$((memfd_sum / samples))
 	if [ -n "$tracer" ]; then
 		kill -INT "$tracer"
 		wait "$tracer" || true

@@ -11,7 +11,8 @@
 //! cold screen in the store.
 //!
 //! A hot screen quiet for a batch interval seals the history lines frozen since it last did,
-//! if enough wait (`Terminal::seal_history`), without waiting to freeze.
+//! if enough wait (`Terminal::seal_history`), without waiting to freeze; the screens sealed in
+//! one pass share one compression context (`Sealer`).
 //!
 //! A screen that thaws soon after freezing waits twice as long next time, up to
 //! [`FREEZE_AFTER_MAX_MS`], so sessions that print every second or two do not freeze and thaw
@@ -29,6 +30,7 @@ use super::cold::{ColdRef, COLD_AFTER_MS};
 use super::pane::Pane;
 use super::reads::BATCH_INTERVAL_MS;
 use super::Engine;
+use crate::term::Sealer;
 use std::collections::VecDeque;
 
 /// Quiet time before a screen freezes, at first.
@@ -153,7 +155,8 @@ impl Engine {
         if interval != self.freezer.looked_in {
             self.freezer.looked_in = interval;
             let mut hot = std::mem::take(&mut self.freezer.hot);
-            hot.retain(|&id| self.freeze_if_quiet(id, now));
+            let mut sealer = Sealer::default();
+            hot.retain(|&id| self.freeze_if_quiet(id, now, &mut sealer));
             self.freezer.hot.extend(hot);
         }
         while let Some(&(id, at)) = self.freezer.frozen.front() {
@@ -167,7 +170,7 @@ impl Engine {
     }
 
     /// Freezes a hot pane's screen if it has been quiet. Returns whether it stays hot.
-    fn freeze_if_quiet(&mut self, pane_id: u32, now: u64) -> bool {
+    fn freeze_if_quiet(&mut self, pane_id: u32, now: u64, sealer: &mut Sealer) -> bool {
         let viewed = self.is_viewed(pane_id);
         let Some(pane) = self.pane_mut(pane_id) else {
             return false;
@@ -182,7 +185,7 @@ impl Engine {
             // A pause of a batch interval is quiet enough to seal history lines: a program
             // pouring out lines drops most of them from the history before it pauses.
             if settled && now >= pane.fold.active_at + BATCH_INTERVAL_MS {
-                pane.term.seal_history();
+                pane.term.seal_history(sealer);
             }
             return true;
         }

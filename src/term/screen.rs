@@ -18,6 +18,7 @@
 //! screen's cells until [`Screen::thaw`] puts them back.
 
 use super::cell::{colour, Cell, Graphemes, Palette, Style, StyleId};
+use super::frozen_lines::Sealer;
 use super::grid::Grid;
 use super::row::{get_varint, put_varint};
 use std::ops::Range;
@@ -1093,8 +1094,8 @@ impl Screen {
 
     /// Seals the history lines frozen since the last seal once enough wait (a host calls this
     /// when the screen is quiet; see `frozen_lines.rs`).
-    pub fn seal_history(&mut self) {
-        self.for_each_grid(Grid::seal_history);
+    pub fn seal_history(&mut self, sealer: &mut Sealer) {
+        self.for_each_grid(|grid| grid.seal_history(sealer));
     }
 
     /// Restores a frozen screen from the chunk [`Screen::freeze`] made of it; the oldest
