@@ -127,7 +127,7 @@ fn clean_tail(bytes: &[u8]) -> (usize, usize) {
 
 /// Marks the bytes of `word` below 0x20 (and perhaps a few others just above one of them,
 /// through the borrow: callers look at each marked byte).
-fn control_bytes(word: u64) -> u64 {
+pub(super) fn control_bytes(word: u64) -> u64 {
     const SPACES: u64 = 0x2020_2020_2020_2020;
     const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
     word.wrapping_sub(SPACES) & !word & HIGH_BITS
