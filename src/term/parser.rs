@@ -1198,7 +1198,6 @@ impl Params<'_> {
     }
 }
 
-/// How many bytes of printable ASCII `bytes` starts with.
 /// How many printable ASCII bytes (0x20 to 0x7e) `bytes` starts with, looked at eight at a
 /// time: a replay of the 5.4 MB coloured log took 126.7M instructions with a byte-by-byte
 /// scan, 113.2M so (callgrind, `examples/replay`; BENCHMARKS.md "Parse cost").
