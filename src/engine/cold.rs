@@ -13,15 +13,12 @@
 //! Invariants: live extents never overlap; `free` holds disjoint, non-adjacent extents
 //! below `end`; `live` is the sum of live extents' lengths.
 
+use crate::term::Compressor;
 use std::collections::BTreeMap;
 use std::io;
 
 /// How long a frozen screen stays in process memory before it is compressed into the store.
 pub const COLD_AFTER_MS: u64 = 10_000;
-
-/// zstd's level for cold screens: agent screens compress to about a third at level 1, and
-/// higher levels gained little on them for several times the time.
-const ZSTD_LEVEL: i32 = 1;
 
 /// The file behind the store (an unnamed memfd from the host, or memory).
 pub trait ColdFile {
@@ -57,10 +54,8 @@ pub struct ColdStore {
     free: BTreeMap<u64, u64>,
     end: u64,
     live: u64,
-    /// zstd's compression context, kept from the first put of a sweep to its end: making one
-    /// for each screen took a put of Claude Code's last screen 97 us instead of 67
-    /// (examples/cold_store).
-    compressor: Option<zstd::bulk::Compressor<'static>>,
+    /// zstd's compression context, kept from the first put of a sweep to its end.
+    compressor: Compressor,
 }
 
 impl Default for ColdStore {
@@ -76,19 +71,13 @@ impl ColdStore {
             free: BTreeMap::new(),
             end: 0,
             live: 0,
-            compressor: None,
+            compressor: Compressor::default(),
         }
     }
 
     /// Compresses a frozen chunk into the store. On failure the caller keeps the chunk.
     pub fn put(&mut self, chunk: &[u8]) -> io::Result<ColdRef> {
-        let compressor = match &mut self.compressor {
-            Some(c) => c,
-            None => self
-                .compressor
-                .insert(zstd::bulk::Compressor::new(ZSTD_LEVEL)?),
-        };
-        let packed = compressor.compress(chunk)?;
+        let packed = self.compressor.compress(chunk)?;
         let len = packed.len() as u64;
         let offset = self.allocate(len);
         if let Err(e) = self.file.write_at(offset, &packed) {
@@ -106,7 +95,7 @@ impl ColdStore {
     /// The puts of a sweep are done: the compression context goes (it holds a working space
     /// sized for the largest screen it compressed).
     pub fn end_sweep(&mut self) {
-        self.compressor = None;
+        self.compressor = Compressor::default();
     }
 
     /// Takes a chunk back out of the store (its extent is freed).

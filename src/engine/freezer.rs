@@ -12,7 +12,7 @@
 //!
 //! A hot screen quiet for a batch interval seals the history lines frozen since it last did,
 //! if enough wait (`Terminal::seal_history`), without waiting to freeze; the screens sealed in
-//! one pass share one compression context (`Sealer`).
+//! one pass share one compression context (`Compressor`).
 //!
 //! A screen that thaws soon after freezing waits twice as long next time, up to
 //! [`FREEZE_AFTER_MAX_MS`], so sessions that print every second or two do not freeze and thaw
@@ -30,7 +30,7 @@ use super::cold::{ColdRef, COLD_AFTER_MS};
 use super::pane::Pane;
 use super::reads::BATCH_INTERVAL_MS;
 use super::Engine;
-use crate::term::Sealer;
+use crate::term::Compressor;
 use std::collections::VecDeque;
 
 /// Quiet time before a screen freezes, at first.
@@ -155,7 +155,7 @@ impl Engine {
         if interval != self.freezer.looked_in {
             self.freezer.looked_in = interval;
             let mut hot = std::mem::take(&mut self.freezer.hot);
-            let mut sealer = Sealer::default();
+            let mut sealer = Compressor::default();
             hot.retain(|&id| self.freeze_if_quiet(id, now, &mut sealer));
             self.freezer.hot.extend(hot);
         }
@@ -170,7 +170,7 @@ impl Engine {
     }
 
     /// Freezes a hot pane's screen if it has been quiet. Returns whether it stays hot.
-    fn freeze_if_quiet(&mut self, pane_id: u32, now: u64, sealer: &mut Sealer) -> bool {
+    fn freeze_if_quiet(&mut self, pane_id: u32, now: u64, sealer: &mut Compressor) -> bool {
         let viewed = self.is_viewed(pane_id);
         let Some(pane) = self.pane_mut(pane_id) else {
             return false;

@@ -128,10 +128,18 @@ fn clean_tail(bytes: &[u8]) -> (usize, usize) {
 /// Marks the bytes of `word` below 0x20 (and perhaps a few others just above one of them,
 /// through the borrow: callers look at each marked byte).
 pub(super) fn control_bytes(word: u64) -> u64 {
-    const SPACES: u64 = 0x2020_2020_2020_2020;
-    const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
-    word.wrapping_sub(SPACES) & !word & HIGH_BITS
+    word.wrapping_sub(0x20 * ONES) & !word & HIGH_BITS
 }
+
+/// Marks the bytes of `word` that are DEL (0x7f) or above 0x7f (perhaps a few more above a
+/// DEL, through the borrow).
+pub(super) fn del_or_high_bytes(word: u64) -> u64 {
+    let del = word ^ (0x7f * ONES);
+    (del.wrapping_sub(ONES) & !del & HIGH_BITS) | (word & HIGH_BITS)
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
 
 /// Counts the byte at `at` into the clean tail (its start, its line feeds) as far as scanned.
 #[inline]

@@ -39,7 +39,7 @@
 //! (`frozen_lines.rs`): 42.5 and 98.3 us when it gave every line a row.
 
 use super::screen::Screen;
-use super::{Sealer, Terminal};
+use super::{Compressor, Terminal};
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
@@ -72,7 +72,7 @@ impl Terminal {
     /// Seals the history lines that wait, if enough do (see `frozen_lines.rs`): for a host to
     /// call when a hot screen is quiet. Nothing changes that a reader can see; a frozen or cold
     /// terminal sealed its lines when it froze.
-    pub fn seal_history(&mut self, sealer: &mut Sealer) {
+    pub fn seal_history(&mut self, sealer: &mut Compressor) {
         if matches!(self.storage, Storage::Hot) {
             self.screen.seal_history(sealer);
         }
@@ -459,7 +459,7 @@ mod tests {
         assert!(grid.frozen_lines() == grid.hsize - 1 && grid.sealed_bytes() == 0);
         assert!(frozen < as_rows / 2, "{frozen} bytes for {as_rows} of rows");
         let mut twin = t.clone();
-        t.seal_history(&mut Sealer::default());
+        t.seal_history(&mut Compressor::default());
         let sealed = t.screen.grid.heap_bytes();
         assert!(t.screen.grid.sealed_bytes() > 0);
         assert!(
@@ -484,7 +484,7 @@ mod tests {
             let line = format!("\x1b[38;2;{};{};7m{i:5} history\r\n", i % 256, i / 256);
             t.feed(line.as_bytes());
         }
-        t.seal_history(&mut Sealer::default());
+        t.seal_history(&mut Compressor::default());
         let before = capture(&t, true);
         let (sealed, frozen) = (t.sealed_bytes(), t.screen.grid.frozen_lines());
         let history = t.history_size() as usize;

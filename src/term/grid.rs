@@ -28,7 +28,7 @@
 //! as palette indices of an erase style (0 = default).
 
 use super::cell::{Cell, StyleId};
-use super::frozen_lines::{FrozenLines, Sealer};
+use super::frozen_lines::{Compressor, FrozenLines};
 use super::row::Row;
 use std::borrow::Cow;
 use std::collections::VecDeque;
@@ -680,7 +680,7 @@ impl Grid {
     /// here are copied as they are.
     pub fn freeze_into(&mut self, out: &mut Vec<u8>, scratch: &mut Vec<u8>) {
         self.freeze_old_history();
-        self.frozen.seal(&mut Sealer::default());
+        self.frozen.seal(&mut Compressor::default());
         let unsealed = self.frozen.unsealed_bytes();
         out.extend_from_slice(&(unsealed.len() as u64).to_le_bytes());
         out.extend_from_slice(unsealed);
@@ -694,7 +694,7 @@ impl Grid {
     }
 
     /// Seals the frozen history lines once enough wait (see `frozen_lines.rs`).
-    pub fn seal_history(&mut self, sealer: &mut Sealer) {
+    pub fn seal_history(&mut self, sealer: &mut Compressor) {
         self.frozen.seal(sealer);
     }
 

@@ -13,7 +13,7 @@
 //! [`STRING_LIMIT`], pending bytes by [`PENDING_LIMIT`]); no input can make the parser panic.
 
 use super::cell::{attr, colour, Style};
-use super::doomed::{control_bytes, DoomedText};
+use super::doomed::{control_bytes, del_or_high_bytes, DoomedText};
 use super::screen::{mode, Screen};
 use super::width::tmux_width;
 
@@ -1217,15 +1217,6 @@ fn printable_len(bytes: &[u8]) -> usize {
         .iter()
         .position(|b| !(0x20..=0x7e).contains(b))
         .unwrap_or(tail.len())
-}
-
-/// Marks the bytes of `word` that are DEL (0x7f) or above 0x7f (perhaps a few more above a
-/// DEL, through the borrow).
-fn del_or_high_bytes(word: u64) -> u64 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
-    let del = word ^ (0x7f * ONES);
-    (del.wrapping_sub(ONES) & !del & HIGH_BITS) | (word & HIGH_BITS)
 }
 
 /// The parameters of the SGR sequence (`ESC [`, parameters, `m`) that `bytes` starts with

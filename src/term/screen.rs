@@ -18,7 +18,7 @@
 //! screen's cells until [`Screen::thaw`] puts them back.
 
 use super::cell::{colour, Cell, Graphemes, Palette, Style, StyleId};
-use super::frozen_lines::Sealer;
+use super::frozen_lines::Compressor;
 use super::grid::Grid;
 use super::row::{get_varint, put_varint};
 use std::ops::Range;
@@ -1094,7 +1094,7 @@ impl Screen {
 
     /// Seals the history lines frozen since the last seal once enough wait (a host calls this
     /// when the screen is quiet; see `frozen_lines.rs`).
-    pub fn seal_history(&mut self, sealer: &mut Sealer) {
+    pub fn seal_history(&mut self, sealer: &mut Compressor) {
         self.for_each_grid(|grid| grid.seal_history(sealer));
     }
 
