@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 use zeropty::term::cell::{Graphemes, Palette, Style};
 use zeropty::term::grid::Grid;
 use zeropty::term::row::Row;
-use zeropty::term::{CaptureOptions, LineSpec, Terminal};
+use zeropty::term::{CaptureOptions, LineSpec, Terminal, SEAL_BYTES};
 
 const KIB: usize = 1 << 10;
 const MIB: usize = 1 << 20;
@@ -638,9 +638,10 @@ fn chunk_sizes(rng: &mut Rng, len: usize) -> Vec<usize> {
 /// Checks what must hold after every `feed` and `resize`: the documented screen invariants.
 ///
 /// `overhang` is set after a resize until the cursor is seen on the screen again: tmux 3.3a's
-/// resize leaves the cursor where it was when it does not reflow (on the alternate screen), and
-/// a reflow to one column puts it after a wide character (two columns), so until something
-/// moves it the cursor may be right of the screen.
+/// resize leaves the cursor where it was when it does not reflow (on the alternate screen), a
+/// reflow to one column puts it after a wide character (two columns), and a reflow puts it at
+/// its place in its line, past the width when it stood beyond the line's last cell; so until
+/// something moves it the cursor may be right of the screen.
 fn check_screen(t: &Terminal, cols: u32, rows: u32, overhang: &mut bool) {
     assert_eq!((t.cols(), t.rows()), (cols, rows), "terminal size changed");
     let (x, y) = t.cursor();
@@ -760,8 +761,12 @@ fn grapheme_allowance(n: usize) -> usize {
 
 /// What a terminal's memory is measured against over its life.
 struct Watch {
-    /// The widest the terminal has been (rows never hold more cells than that).
+    /// The widest the terminal has been.
     max_cols: u32,
+    /// The farthest right the cursor has stood: a reflow puts the cursor at its place in its
+    /// line, which may be past the width (and past the line's cells), and a combining
+    /// character written there lands on the cell before it, as tmux 3.3a's does.
+    max_cursor_x: u32,
     /// The tallest the terminal has been (a resize passes through both heights).
     max_rows: u32,
     hlimit: u32,
@@ -777,6 +782,7 @@ impl Watch {
     fn new(cols: u32, rows: u32, hlimit: u32) -> Watch {
         Watch {
             max_cols: cols.max(1),
+            max_cursor_x: 0,
             max_rows: rows.max(1),
             hlimit,
             grid_rows_hwm: rows.max(1) as usize,
@@ -786,34 +792,54 @@ impl Watch {
     }
 }
 
+impl Watch {
+    /// The most cells a row may hold. On a one-column screen a wide character is written past
+    /// the edge, as tmux does (its unsigned `sx - width` wraps), and a reflow counts padding
+    /// cells as no width, so a row may hold up to twice the width; a combining character
+    /// written at an overhanging cursor reaches the cursor.
+    fn widest_row(&self) -> usize {
+        (2 * self.max_cols as usize + 2).max(self.max_cursor_x as usize)
+    }
+}
+
 /// Bytes a packed row of `cells` cells may take: the worst encoding is a one-cell raw run
 /// (opcode, length, 6-byte cell) per cell.
 fn packed_row_allowance(cells: usize) -> usize {
     8 * cells + 8
 }
 
-/// Bytes an expanded row may take: a vector of 6-byte cells that doubled past the width.
-fn expanded_row_allowance(max_cols: u32) -> usize {
-    12 * (2 * max_cols as usize + 2) + 24
+/// Bytes an expanded row of up to `cells` cells may take: a vector of 6-byte cells that
+/// doubled.
+fn expanded_row_allowance(cells: usize) -> usize {
+    12 * cells + 24
 }
 
 /// Working buffers a grid may keep (for packing rows).
 const GRID_BUFFERS: usize = 8 * KIB;
 
+/// What sealed history lines may hold besides their own bytes, when these are at most
+/// `lines_bytes` before compression: the dropped lines the first segment keeps until its last
+/// line goes (under `2 * SEAL_BYTES` bytes before compression, src/term/frozen_lines.rs), and
+/// for each segment (each but the first holds `SEAL_BYTES` of live lines or more) zstd's frame
+/// and worst-case growth, its record and the `names` styles and graphemes it may name, four
+/// bytes each.
+fn sealed_slack(lines_bytes: usize, names: usize) -> usize {
+    let segments = lines_bytes / SEAL_BYTES + 2;
+    let compressed = |raw: usize| raw + raw / 256 + 64;
+    compressed(2 * SEAL_BYTES) + lines_bytes / 256 + segments * (64 + 128 + 4 * names)
+}
+
 /// Checks a grid row by row: every row within the widest width and its own size, packed rows
-/// within the packing's worst case, expanded rows within a doubled vector, and the room the row
-/// vector keeps.
-fn check_grid_rows(g: &Grid, max_cols: u32, rows_hwm: usize, what: &str) {
-    let mut rows_heap = 0;
+/// within the packing's worst case, expanded rows within a doubled vector, sealed lines within
+/// their worst case and [`sealed_slack`] (for segments naming up to `names` styles and
+/// graphemes), and the room the row vector keeps.
+fn check_grid_rows(g: &Grid, widest: usize, rows_hwm: usize, names: usize, what: &str) {
+    let (mut rows_heap, mut frozen_allowance) = (0, 0);
     for (y, row) in g.all_lines().enumerate() {
         let stored = row.stored_len();
-        // On a one-column screen a wide character is written past the edge, as tmux does (its
-        // unsigned `sx - width` wraps), and a reflow counts padding cells as no width, so a row
-        // may hold up to twice the width in cells.
-        let widest = 2 * max_cols as usize + 2;
         assert!(
             stored <= widest,
-            "{what} row {y}: {stored} cells, max width {max_cols}"
+            "{what} row {y}: {stored} cells, at most {widest} allowed"
         );
         assert!(
             stored <= row.size as usize,
@@ -829,19 +855,25 @@ fn check_grid_rows(g: &Grid, max_cols: u32, rows_hwm: usize, what: &str) {
         } else {
             // An expanded row also keeps the packed bytes it was expanded from (every row of
             // a thawed screen comes back packed, the cursor's too).
-            let allowed = expanded_row_allowance(max_cols) + packed_row_allowance(widest);
+            let allowed = expanded_row_allowance(widest) + packed_row_allowance(widest);
             assert!(heap <= allowed, "{what} row {y}: {heap} bytes");
         }
         rows_heap += heap;
+        if y < g.frozen_lines() as usize {
+            frozen_allowance += packed_row_allowance(stored) + 8;
+        }
     }
+    let sealed = g.sealed_bytes();
+    let sealed_allowed = frozen_allowance + sealed_slack(frozen_allowance, names);
+    assert!(
+        sealed <= sealed_allowed,
+        "{what}: {sealed} bytes sealed, allowed {sealed_allowed}"
+    );
     // Frozen history lines may keep dead bytes (the part of a chunk before them, dropped
     // lines, room to append) up to as many as their own (src/term/frozen_lines.rs).
     let hot_heap: usize = g.rows().iter().map(Row::heap_bytes).sum();
     let frozen_slack = rows_heap - hot_heap;
-    // Sealed lines hold less than the rows they decode to, so this may be negative.
-    let room = g
-        .heap_bytes()
-        .saturating_sub(rows_heap + GRID_BUFFERS + frozen_slack)
+    let room = (g.heap_bytes() - sealed).saturating_sub(rows_heap + GRID_BUFFERS + frozen_slack)
         / std::mem::size_of::<Row>();
     assert!(
         room <= 2 * rows_hwm + 8,
@@ -866,8 +898,11 @@ fn check_memory(t: &Terminal, w: &mut Watch, deep: bool) {
         .max(saved.map_or(0, |g| g.total() as usize));
     let row_room = 2 * (w.grid_rows_hwm + w.saved_rows_hwm + w.max_rows as usize) + 16;
     let rows_now = (s.grid.total() + saved.map_or(0, Grid::total)) as usize;
+    let names = s.palette.len() + s.graphemes.len();
+    let grids = 1 + usize::from(saved.is_some());
     let grid_allow = row_room * std::mem::size_of::<Row>()
-        + rows_now * expanded_row_allowance(w.max_cols)
+        + rows_now * expanded_row_allowance(w.widest_row())
+        + grids * sealed_slack(rows_now * packed_row_allowance(w.widest_row()), names)
         + 2 * GRID_BUFFERS;
     let grid = s.grid.heap_bytes() + saved.map_or(0, Grid::heap_bytes);
     assert!(
@@ -917,9 +952,9 @@ fn check_memory(t: &Terminal, w: &mut Watch, deep: bool) {
 
     if deep {
         let most = w.grid_rows_hwm + w.max_rows as usize;
-        check_grid_rows(&s.grid, w.max_cols, most, "grid");
+        check_grid_rows(&s.grid, w.widest_row(), most, names, "grid");
         if let Some(g) = saved {
-            check_grid_rows(g, w.max_cols, w.saved_rows_hwm, "saved grid");
+            check_grid_rows(g, w.widest_row(), w.saved_rows_hwm, names, "saved grid");
         }
     }
 }
@@ -984,8 +1019,9 @@ fn random_options(rng: &mut Rng, hsize: u32, rows: u32) -> CaptureOptions {
     }
 }
 
-/// Bytes a frozen screen's chunk may take: each row as its packing's worst case plus its flags
-/// and counts, each style as four varints, each grapheme with its length, and the tab stops.
+/// Bytes a frozen screen's chunk and its sealed history lines may take: each row as its
+/// packing's worst case plus its flags and counts, each style as four varints, each grapheme
+/// with its length, the tab stops, and [`sealed_slack`].
 fn chunk_allowance(t: &Terminal) -> usize {
     let s = t.screen();
     let rows: usize = std::iter::once(&s.grid)
@@ -996,7 +1032,12 @@ fn chunk_allowance(t: &Terminal) -> usize {
     let graphemes: usize = (0..s.graphemes.len() as u32)
         .map(|i| s.graphemes.get(i).len() + 5)
         .sum();
-    rows + 20 * s.palette.len() + graphemes + t.cols().div_ceil(64) as usize * 8 + 16
+    let names = s.palette.len() + s.graphemes.len();
+    rows + sealed_slack(rows, names)
+        + 20 * s.palette.len()
+        + graphemes
+        + t.cols().div_ceil(64) as usize * 8
+        + 16
 }
 
 /// Heap a hot terminal holds besides its rows and tables: what freezing must not add to.
@@ -1325,6 +1366,7 @@ fn execute(case: &Case) {
                 a.resize(*c, *r);
                 b.resize(*c, *r);
                 w.max_cols = w.max_cols.max(a.cols);
+                w.max_cursor_x = w.max_cursor_x.max(a.t.cursor().0);
                 w.max_rows = w.max_rows.max(a.rows);
             }
             Op::Timer => {
@@ -2127,6 +2169,28 @@ fn resize_after_a_wrap_on_the_last_row() {
     t.feed(&[b'x'; 160]);
     t.resize(100, 1);
     assert_eq!(t.cursor().1, 0);
+}
+
+#[test]
+fn combining_character_at_a_cursor_reflowed_past_the_width() {
+    // A reflow puts the cursor at its place in its line, past the width when it stood beyond
+    // the line's last cell: here column 41 of a 19-column screen. A combining character
+    // written there joins the cell before the cursor, so the row holds 41 cells, and a wider
+    // screen shows the mark in column 40 (the stream the fuzzer found; tmux 3.3a gives this
+    // cursor and this line).
+    let mut t = Terminal::new(9, 18, 2);
+    t.feed(b"\x1b9;4Hh6;18;6;;9999999999004;18;7;FM.$SY\x1bY<tl(U\x1bH");
+    t.feed(b"DiC-6J9x-{bpS!/A\xd2\xa9_w\xd4\xb2%:oxES5V/47N_E-kpgs\xda\xaaf\n?#\\<7KP}mGJ'PmV*");
+    t.feed(b"\xe5\x89\xbdwpJ\x0cM]`dl8<a2<_[d8Gxg1&[O=\\W'fP_lo\"7F+m[}\x1b[H(axq\x1b[28BJ");
+    t.resize(19, 41);
+    assert_eq!(t.cursor(), (41, 6));
+    t.feed(b"\x1b[P\xcc\x89");
+    assert_eq!(t.screen().grid.row(6).stored_len(), 41);
+    t.resize(60, 41);
+    let screen = capture_all(&t, false);
+    let line = screen.split(|&b| b == b'\n').nth(3).unwrap();
+    let expected = format!("\u{527d}wpJ{}\u{309}", " ".repeat(36));
+    assert_eq!(std::str::from_utf8(line).unwrap(), expected);
 }
 
 #[test]

@@ -29,7 +29,7 @@ pub mod width;
 pub mod width_table;
 
 pub use capture::{CaptureOptions, LineSpec};
-pub use frozen_lines::Compressor;
+pub use frozen_lines::{Compressor, SEAL_BYTES};
 pub use screen::{mode, Screen};
 
 use freeze::{Decoded, Storage};
