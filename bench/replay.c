@@ -16,9 +16,10 @@
  *     replay bulk FILE STAMP             write FILE as fast as the terminal takes it, then
  *                                        write "START END" (CLOCK_REALTIME seconds) to STAMP
  *                                        and sleep
- *     replay frames N                    write redraw's first N frames as an asciinema v2
- *                                        recording, a frame a second, and exit (what a parser
- *                                        is timed on, frame by frame: examples/replay)
+ *     replay frames N [clear]            write the first N frames of redraw (or clear) as an
+ *                                        asciinema v2 recording, a frame a second, and exit
+ *                                        (what a parser is timed on, frame by frame:
+ *                                        examples/replay)
  *
  * PHASE (0 to 1) delays the first frame by that part of the period, so sessions started
  * together do not all draw in the same instant. EPOCH, a CLOCK_REALTIME time in seconds, is
@@ -246,8 +247,9 @@ static void do_redraw(double phase, const char *epoch, int clear)
 	}
 }
 
-static void do_frames(const char *count)
+static void do_frames(const char *count, int clear)
 {
+	static const char clear_screen[] = "\\u001b[H\\u001b[2J";
 	static char frame[32768];
 	char *end;
 	long n = strtol(count, &end, 10);
@@ -258,7 +260,7 @@ static void do_frames(const char *count)
 	printf("{\"version\": 2, \"width\": 220, \"height\": 80}\n");
 	for (long tick = 0; tick < n; tick++) {
 		size_t len = redraw_frame(frame, sizeof frame, tick);
-		printf("[%ld.0, \"o\", \"", tick);
+		printf("[%ld.0, \"o\", \"%s", tick, clear ? clear_screen : "");
 		for (size_t i = 0; i < len; i++) {
 			unsigned char c = (unsigned char)frame[i];
 			if (c == '"' || c == '\\')
@@ -550,7 +552,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: replay idle FILE | redraw [PHASE [EPOCH]] | clear [PHASE [EPOCH]] |\n"
 			"       dump FILE [PHASE [EPOCH]] | cast FILE START [EPOCH] |\n"
-			"       compile IN.cast OUT | bulk FILE STAMP | frames N\n");
+			"       compile IN.cast OUT | bulk FILE STAMP | frames N [clear]\n");
 	exit(2);
 }
 
@@ -576,8 +578,8 @@ int main(int argc, char **argv)
 		return 0;
 	} else if (!strcmp(mode, "bulk") && argc == 4) {
 		do_bulk(argv[2], argv[3]);
-	} else if (!strcmp(mode, "frames") && argc == 3) {
-		do_frames(argv[2]);
+	} else if (!strcmp(mode, "frames") && (argc == 3 || (argc == 4 && !strcmp(argv[3], "clear")))) {
+		do_frames(argv[2], argc == 4);
 		return 0;
 	}
 	usage();
