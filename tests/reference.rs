@@ -171,6 +171,101 @@ fn errors_and_exit_codes() {
 }
 
 #[test]
+fn numbers_are_read_as_tmux_reads_them() {
+    // Leading blanks and a sign are allowed, and a number past 64 bits is too large, not
+    // invalid (OpenBSD's strtonum), in every command, option, target and format.
+    let huge = "99999999999999999999999";
+    compare(
+        "num",
+        &[
+            Some(&[
+                "new-session",
+                "-d",
+                "-s",
+                "a",
+                "-x",
+                "80",
+                "-y",
+                "24",
+                "cat",
+            ]),
+            Some(&[
+                "new-session",
+                "-d",
+                "-s",
+                "b",
+                "-x",
+                "20000",
+                "-y",
+                "100",
+                "cat",
+            ]),
+            Some(&[
+                "display-message",
+                "-p",
+                "-t",
+                "b",
+                "#{pane_width}x#{pane_height}",
+            ]),
+            Some(&["new-session", "-d", "-s", "c", "-x", "70000"]),
+            Some(&["new-session", "-d", "-s", "c", "-x", huge]),
+            Some(&["new-session", "-d", "-s", "c", "-x", "12abc"]),
+            Some(&[
+                "new-session",
+                "-d",
+                "-s",
+                "c",
+                "-x",
+                " 12",
+                "-y",
+                "+5",
+                "cat",
+            ]),
+            Some(&[
+                "display-message",
+                "-p",
+                "-t",
+                "c",
+                "#{pane_width}x#{pane_height}",
+            ]),
+            Some(&["resize-window", "-t", "a", "-x", "10001"]),
+            Some(&["resize-window", "-t", "a", "-x", huge]),
+            Some(&["resize-window", "-t", "a", "-y", "-5"]),
+            Some(&["resize-window", "-t", "a", "-L", huge]),
+            Some(&["resize-window", "-t", "a", "-L", "0"]),
+            Some(&["resize-window", "-t", "a", "-L", " 3"]),
+            Some(&[
+                "display-message",
+                "-p",
+                "-t",
+                "a",
+                "#{pane_width}x#{pane_height}",
+            ]),
+            Some(&["resize-pane", "-t", "a", "-x", huge]),
+            Some(&["resize-pane", "-t", "a", "-x", "-1"]),
+            Some(&["resize-pane", "-t", "a", "-x", "101%"]),
+            Some(&["send-keys", "-t", "a", "-N", huge, "x"]),
+            Some(&["send-keys", "-t", "a", "-N", "4294967296", "x"]),
+            Some(&["send-keys", "-t", "a", "-N", "abc", "x"]),
+            Some(&["send-keys", "-t", "a", "-N", "0", "x"]),
+            Some(&["send-keys", "-t", "a", "-N", " 2", "x"]),
+            Some(&["select-window", "-t", "a: 0"]),
+            Some(&["select-window", "-t", &format!("a:{huge}")]),
+            Some(&["set-option", "-g", "history-limit", " 5"]),
+            Some(&["show-options", "-g", "history-limit"]),
+            Some(&["set-option", "-g", "history-limit", huge]),
+            Some(&[
+                "display-message",
+                "-p",
+                "#{= 3:session_name}|#{a: 65}|#{e|+: 1,2}",
+            ]),
+            None,
+            Some(&["capture-pane", "-p", "-t", "a"]),
+        ],
+    );
+}
+
+#[test]
 fn formats_and_lists() {
     compare(
         "fmt",

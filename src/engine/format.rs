@@ -46,6 +46,7 @@
 //! - A `#` that ends the text inside `#{...}` makes tmux read past the string; here the
 //!   `#{...}` is unterminated.
 
+use super::numbers::{is_c_space, strtonum};
 use crate::term::width_table::{char_width, tmux_discards};
 use std::cell::Cell;
 use std::collections::{BTreeMap, HashMap};
@@ -280,39 +281,6 @@ fn is_end(c: u8) -> bool {
 
 fn is_punct(c: u8) -> bool {
     c.is_ascii_punctuation()
-}
-
-fn is_c_space(c: u8) -> bool {
-    matches!(c, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
-}
-
-/// OpenBSD `strtonum`: a whole decimal integer (leading blanks and a sign allowed) in range.
-fn strtonum(s: &[u8], min: i64, max: i64) -> Option<i64> {
-    let mut i = 0;
-    while i < s.len() && is_c_space(s[i]) {
-        i += 1;
-    }
-    let mut negative = false;
-    if i < s.len() && (s[i] == b'+' || s[i] == b'-') {
-        negative = s[i] == b'-';
-        i += 1;
-    }
-    let digits = i;
-    let mut value: i128 = 0;
-    while i < s.len() && s[i].is_ascii_digit() {
-        if value <= i64::MAX as i128 + 1 {
-            value = value * 10 + (s[i] - b'0') as i128;
-        }
-        i += 1;
-    }
-    if i == digits || i != s.len() {
-        return None;
-    }
-    let value = if negative { -value } else { value };
-    if value < min as i128 || value > max as i128 {
-        return None;
-    }
-    Some(value as i64)
 }
 
 struct Modifier {
@@ -713,8 +681,8 @@ impl<'a> Exp<'a> {
         } else if flags & CHARACTER != 0 {
             let new = self.expand1(copy);
             value = match strtonum(&new, 32, 126) {
-                Some(c) => vec![c as u8],
-                None => Vec::new(),
+                Ok(c) => vec![c as u8],
+                Err(_) => Vec::new(),
             };
         } else if flags & COLOUR != 0 {
             let new = self.expand1(copy);
@@ -954,7 +922,7 @@ impl<'a> Exp<'a> {
         let use_fp = fm.arg_has(1, b'f');
         let mut prec: i64 = if use_fp { 2 } else { 0 };
         if let Some(p) = fm.args.get(2) {
-            prec = strtonum(p, i32::MIN as i64, i32::MAX as i64)?;
+            prec = strtonum(p, i32::MIN as i64, i32::MAX as i64).ok()?;
         }
         let (left, right) = self.choose(copy, true)?;
         let mut l = strtod(&left)?;
@@ -1174,7 +1142,7 @@ fn colour_rgb(s: &[u8]) -> Option<u32> {
     let lower = s.to_ascii_lowercase();
     for prefix in [&b"colour"[..], b"color"] {
         if lower.starts_with(prefix) {
-            let n = strtonum(&s[prefix.len()..], 0, 255)?;
+            let n = strtonum(&s[prefix.len()..], 0, 255).ok()?;
             return Some(PALETTE[n as usize]);
         }
     }

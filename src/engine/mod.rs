@@ -22,6 +22,7 @@ pub mod format;
 pub mod freezer;
 pub mod keys;
 pub mod ldisc;
+pub mod numbers;
 pub mod options;
 pub mod os;
 pub mod pane;

@@ -16,6 +16,7 @@
 //! until set), so lookups that reach them always find a table option; local sets hold only
 //! what was set on them. Values in a set are valid for their option's type.
 
+use super::numbers::strtonum;
 use super::session::{Session, Window};
 use std::collections::BTreeMap;
 
@@ -520,28 +521,6 @@ pub fn parse_item(def: &OptionDef, value: &str) -> Result<String, String> {
             .map(colour_to_string)
             .ok_or_else(|| format!("bad colour: {value}")),
         _ => Err("wrong array type".into()),
-    }
-}
-
-/// OpenBSD's `strtonum`: the number, or why not (`invalid`, `too small`, `too large`).
-fn strtonum(s: &str, min: i64, max: i64) -> Result<i64, &'static str> {
-    let t = s.trim_start_matches([' ', '\t', '\n', '\r', '\x0b', '\x0c']);
-    let (neg, digits) = match t.as_bytes().first() {
-        Some(b'-') => (true, &t[1..]),
-        Some(b'+') => (false, &t[1..]),
-        _ => (false, t),
-    };
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err("invalid");
-    }
-    let n: i128 = digits.parse().unwrap_or(i128::MAX);
-    let n = if neg { -n } else { n };
-    if n < min as i128 {
-        Err("too small")
-    } else if n > max as i128 {
-        Err("too large")
-    } else {
-        Ok(n as i64)
     }
 }
 

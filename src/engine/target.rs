@@ -16,6 +16,7 @@
 //! Errors are tmux's: `can't find session: X`, `can't find window: X`, `can't find pane: X`,
 //! `can't specify pane here`, `no current target`, `no mouse target`, `no marked target`.
 
+use super::numbers::strtonum;
 use super::session::{Session, Sessions};
 
 /// What a command's `-t` must resolve to.
@@ -159,7 +160,7 @@ fn window_in_session(s: &Session, name: &str, exact: bool, index_ok: bool) -> Op
         }
     }
     if !name.starts_with('+') && !name.starts_with('-') {
-        if let Some(idx) = strtonum(name) {
+        if let Some(idx) = index(name) {
             if let Some(i) = s.position_of_index(idx) {
                 return hit(i);
             }
@@ -183,13 +184,9 @@ fn window_in_session(s: &Session, name: &str, exact: bool, index_ok: bool) -> Op
         .and_then(hit)
 }
 
-/// A non-negative decimal number up to `i32::MAX`, as tmux's strtonum accepts it.
-fn strtonum(s: &str) -> Option<u32> {
-    let digits = s.strip_prefix('+').unwrap_or(s);
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    digits.parse::<u32>().ok().filter(|&n| n <= i32::MAX as u32)
+/// A window or pane index: a number from 0 to `i32::MAX`, as tmux reads it.
+fn index(s: &str) -> Option<u32> {
+    strtonum(s, 0, i32::MAX.into()).ok().map(|n| n as u32)
 }
 
 /// The distance of `+N` / `-N` (a bare `+` or `-` is 1; anything unparsable is 0, which tmux
@@ -244,7 +241,7 @@ fn pane_in_window(s: &Session, wi: usize, p: &str) -> bool {
     if p.starts_with('+') || p.starts_with('-') {
         return true;
     }
-    if strtonum(p) == Some(0) {
+    if index(p) == Some(0) {
         return true;
     }
     const PLACES: &[&str] = &[

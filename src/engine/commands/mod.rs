@@ -233,14 +233,8 @@ pub(super) fn stringify_argv(argv: &[String]) -> String {
         .join(" ")
 }
 
-pub(super) fn parse_size(v: &str, what: &str) -> Result<u32, String> {
-    match v.parse::<i64>() {
-        Ok(n) if n < 1 => Err(format!("{what} too small")),
-        Ok(n) if n > 10000 => Err(format!("{what} too large")),
-        Ok(n) => Ok(n as u32),
-        Err(_) => Err(format!("{what} invalid")),
-    }
-}
+/// tmux's WINDOW_MAXIMUM: no window is wider or taller.
+pub(super) const WINDOW_MAXIMUM: u32 = 10000;
 
 pub(super) fn absolute(base: &str, path: &str) -> String {
     if path.starts_with('/') || base.is_empty() {

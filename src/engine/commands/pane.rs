@@ -5,6 +5,7 @@ use super::{pane_id_at, resolve, words, FormatValues};
 use crate::engine::cmdline::Args;
 use crate::engine::format::{self, Values};
 use crate::engine::keys;
+use crate::engine::numbers;
 use crate::engine::target::Kind;
 use crate::engine::{Ctx, Engine};
 use crate::term::capture::{parse_line_spec, printable};
@@ -70,10 +71,7 @@ fn send_keys(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), Strin
         return Err("not in a mode".into());
     }
     let repeat = match args.get('N') {
-        Some(v) => match v.parse::<u32>() {
-            Ok(n) if n >= 1 => n,
-            _ => return Err(format!("repeat count {v}")),
-        },
+        Some(v) => numbers::argument(v, 1, u32::MAX.into(), "repeat count")? as u32,
         None => 1,
     };
     e.drain(pane_id);

@@ -1,10 +1,12 @@
 //! Session commands: new-session, kill-session, has-session, list-sessions, rename-session.
 
 use super::{
-    absolute, expand, parse_size, resolve, session_name, stringify_argv, window_name_from, words,
+    absolute, expand, resolve, session_name, stringify_argv, window_name_from, words,
+    WINDOW_MAXIMUM,
 };
 use crate::engine::cmdline::Args;
 use crate::engine::format;
+use crate::engine::numbers;
 use crate::engine::os::{Backend, SpawnRequest};
 use crate::engine::pane::{NewPane, Pane};
 use crate::engine::session::{Session, Window};
@@ -56,11 +58,11 @@ fn new_session(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), Str
         .unwrap_or_else(|| default_size(e));
     let cols = match args.get('x') {
         Some("-") | None => dx,
-        Some(v) => parse_size(v, "width")?,
+        Some(v) => window_size(v, "width")?,
     };
     let rows = match args.get('y') {
         Some("-") | None => dy,
-        Some(v) => parse_size(v, "height")?,
+        Some(v) => window_size(v, "height")?,
     };
     let cwd = match args.get('c') {
         Some(c) => absolute(&ctx.req.cwd, c),
@@ -294,4 +296,10 @@ fn rename_session(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), 
     }
     e.sessions[f.session].name = name;
     Ok(())
+}
+
+/// A new session's `-x` or `-y`: tmux reads up to 65535 and makes the window at most
+/// [`WINDOW_MAXIMUM`].
+fn window_size(v: &str, what: &str) -> Result<u32, String> {
+    Ok((numbers::argument(v, 1, u16::MAX.into(), what)? as u32).min(WINDOW_MAXIMUM))
 }

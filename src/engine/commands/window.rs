@@ -17,9 +17,10 @@
 
 use super::format_values::FormatKind;
 use super::session::{spawn_window, SpawnWindow};
-use super::{absolute, expand, parse_size, resolve, words, FormatValues};
+use super::{absolute, expand, resolve, words, FormatValues, WINDOW_MAXIMUM};
 use crate::engine::cmdline::Args;
 use crate::engine::format;
+use crate::engine::numbers;
 use crate::engine::options::{HookEvent, Value};
 use crate::engine::target::{self, Found, Kind};
 use crate::engine::{Ctx, Engine};
@@ -88,9 +89,6 @@ fn session_size(e: &Engine, si: usize) -> (u32, u32) {
         })
 }
 
-/// tmux's WINDOW_MAXIMUM.
-const WINDOW_MAXIMUM: u32 = 10000;
-
 /// Removes a window as tmux's server_kill_window: hangs up its program, removes a session
 /// left empty, renumbers when asked and renumber-windows is on. Returns whether the session
 /// is gone (positions after `si` then moved down).
@@ -146,12 +144,7 @@ fn adjustment(args: &Args) -> Result<u32, String> {
     let Some(v) = words(args).into_iter().next() else {
         return Ok(1);
     };
-    match v.trim_start().parse::<i64>() {
-        Ok(n) if n < 1 => Err("adjustment too small".into()),
-        Ok(n) if n > i32::MAX as i64 => Err("adjustment too large".into()),
-        Ok(n) => Ok(n as u32),
-        Err(_) => Err("adjustment invalid".into()),
-    }
+    Ok(numbers::argument(&v, 1, i32::MAX.into(), "adjustment")? as u32)
 }
 
 /// tmux's window_set_name: the name is stored made visible (utf8_stravis with
@@ -645,10 +638,10 @@ fn resize_window(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), S
     let term = &e.sessions[f.session].windows[f.window].pane.term;
     let (mut sx, mut sy) = (term.cols(), term.rows());
     if let Some(v) = args.get('x') {
-        sx = parse_size(v, "width")?;
+        sx = numbers::argument(v, 1, WINDOW_MAXIMUM.into(), "width")? as u32;
     }
     if let Some(v) = args.get('y') {
-        sy = parse_size(v, "height")?;
+        sy = numbers::argument(v, 1, WINDOW_MAXIMUM.into(), "height")? as u32;
     }
     if args.has('L') {
         if sx >= adjust {
@@ -678,12 +671,7 @@ fn resize_window(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), S
 /// A `resize-pane -x/-y` value: cells, or a percentage of the window (tmux's
 /// args_percentage), with tmux's error words.
 fn pane_size(v: &str, whole: u32, what: &str) -> Result<u32, String> {
-    let number = |s: &str, max: i64| match s.trim_start().parse::<i64>() {
-        Ok(n) if n < 0 => Err(format!("{what} too small")),
-        Ok(n) if n > max => Err(format!("{what} too large")),
-        Ok(n) => Ok(n),
-        Err(_) => Err(format!("{what} invalid")),
-    };
+    let number = |s: &str, max: i64| numbers::argument(s, 0, max, what);
     match v.strip_suffix('%') {
         Some(p) => Ok((whole as i64 * number(p, 100)? / 100) as u32),
         None => Ok(number(v, i32::MAX as i64)? as u32),
