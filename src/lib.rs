@@ -9,6 +9,7 @@ pub mod cli;
 pub mod docs;
 pub mod engine;
 pub mod protocol;
+pub mod rng;
 pub mod server;
 pub mod sys;
 pub mod term;

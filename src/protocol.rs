@@ -10,8 +10,9 @@
 //! a reply carries `"out_b64"` instead of `"out"` (and `"err_b64"` for `"err"`) exactly when
 //! those bytes are not valid UTF-8. JSON strings otherwise follow RFC 8259.
 //!
-//! A command that must wait (`wait-for CHANNEL`) is answered when it completes; the requests
-//! after it on the same connection are answered after it, still in order.
+//! A command that must wait (`wait-for CHANNEL`, `run-shell` and `if-shell` while their job
+//! runs) is answered when it completes; the requests after it on the same connection are
+//! answered after it, still in order.
 //!
 //! # Clients that stay connected
 //!

@@ -22,6 +22,8 @@ mod common;
 
 use common::seen;
 use std::time::{Duration, Instant};
+// The fuzzer's generator: the same seed gives the same case.
+use zeropty::rng::SplitMix64 as Rng;
 use zeropty::term::cell::{Graphemes, Palette, Style};
 use zeropty::term::grid::Grid;
 use zeropty::term::row::Row;
@@ -40,51 +42,11 @@ const MAX_CELL_BYTES: usize = 21;
 
 // ---- deterministic randomness ----
 
-/// splitmix64: small, fast and good enough to drive a fuzzer; the same seed gives the same case.
-#[derive(Clone)]
-struct Rng(u64);
-
-impl Rng {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n` (0 when n is 0).
-    fn below(&mut self, n: u64) -> u64 {
-        if n == 0 {
-            0
-        } else {
-            self.next_u64() % n
-        }
-    }
-
-    /// Uniform in `lo..=hi`.
-    fn range(&mut self, lo: u64, hi: u64) -> u64 {
-        lo + self.below(hi - lo + 1)
-    }
-
-    fn chance(&mut self, num: u64, den: u64) -> bool {
-        self.below(den) < num
-    }
-
-    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len() as u64) as usize]
-    }
-
-    fn byte(&mut self) -> u8 {
-        self.next_u64() as u8
-    }
-
-    /// A length skewed towards small values but reaching `max`.
-    fn len(&mut self, max: u64) -> usize {
-        let bits = 64 - max.leading_zeros() as u64;
-        let cap = (1u64 << self.range(0, bits)).min(max);
-        self.range(0, cap) as usize
-    }
+/// A length skewed towards small values but reaching `max`.
+fn skewed_len(rng: &mut Rng, max: u64) -> usize {
+    let bits = 64 - max.leading_zeros() as u64;
+    let cap = (1u64 << rng.range(0, bits)).min(max);
+    rng.range(0, cap) as usize
 }
 
 fn env_u64(name: &str) -> Option<u64> {
@@ -223,7 +185,7 @@ fn push_number(rng: &mut Rng, out: &mut Vec<u8>) {
 }
 
 fn push_params(rng: &mut Rng, out: &mut Vec<u8>) {
-    let n = rng.len(30);
+    let n = skewed_len(rng, 30);
     for i in 0..n {
         if i > 0 {
             out.push(if rng.chance(1, 12) { b':' } else { b';' });
@@ -260,7 +222,7 @@ fn push_sgr(rng: &mut Rng, out: &mut Vec<u8>) {
 }
 
 fn push_text(rng: &mut Rng, out: &mut Vec<u8>, cols: u32) {
-    let n = rng.len(u64::from(cols.min(4096)) * 2 + 8);
+    let n = skewed_len(rng, u64::from(cols.min(4096)) * 2 + 8);
     for _ in 0..n {
         out.push(rng.range(0x20, 0x7e) as u8);
     }
@@ -290,7 +252,7 @@ fn push_random_char(rng: &mut Rng, out: &mut Vec<u8>) {
 }
 
 fn push_string_body(rng: &mut Rng, out: &mut Vec<u8>) {
-    let n = rng.len(4096);
+    let n = skewed_len(rng, 4096);
     match rng.below(4) {
         0 => (0..n).for_each(|_| out.push(rng.range(0x20, 0x7e) as u8)),
         1 => (0..n / 4).for_each(|_| push_random_char(rng, out)),
@@ -453,7 +415,7 @@ fn push_token(rng: &mut Rng, out: &mut Vec<u8>, cols: u32, rows: u32) {
                 out.extend_from_slice(rng.pick(&[b"$".as_slice(), b"+", b"????"]));
             }
             out.push(rng.pick(b"qp|{tz"));
-            let n = rng.len(2048);
+            let n = skewed_len(rng, 2048);
             for _ in 0..n {
                 out.push(if rng.chance(1, 40) { 0x1b } else { rng.byte() });
             }
@@ -493,7 +455,7 @@ fn push_token(rng: &mut Rng, out: &mut Vec<u8>, cols: u32, rows: u32) {
             out.extend_from_slice(rng.pick(CHARS).as_bytes());
         }
         _ => {
-            for _ in 0..rng.len(64) {
+            for _ in 0..skewed_len(rng, 64) {
                 out.push(rng.byte());
             }
         }
@@ -567,10 +529,10 @@ fn hostile_stream(rng: &mut Rng, cols: u32, rows: u32) -> Vec<u8> {
             let lines = rng.range(1, 400);
             out = log_stream(rng, cols, lines, 60);
         }
-        0 => (0..rng.len(8192)).for_each(|_| out.push(rng.byte())),
+        0 => (0..skewed_len(rng, 8192)).for_each(|_| out.push(rng.byte())),
         1 => {
             let special = b"\x1b\x1b\x1b[[]]P_^Xk\\;;:?>0123456789mHJKr\x07\x18\x1a\r\n\x08\x80\xbf\xc2\xe2\xf0\xff";
-            for _ in 0..rng.len(8192) {
+            for _ in 0..skewed_len(rng, 8192) {
                 out.push(if rng.chance(1, 2) {
                     rng.pick(special)
                 } else {
@@ -603,7 +565,7 @@ fn mutate(rng: &mut Rng, data: &mut Vec<u8>) {
                 data.remove(at);
             }
             3 => {
-                let end = (at + rng.len(64)).min(data.len());
+                let end = (at + skewed_len(rng, 64)).min(data.len());
                 let copy = data[at..end].to_vec();
                 let to = rng.below(data.len() as u64 + 1) as usize;
                 data.splice(to..to, copy);
@@ -624,7 +586,7 @@ fn chunk_sizes(rng: &mut Rng, len: usize) -> Vec<usize> {
             1 => 1,
             2 => rng.range(1, 16) as usize,
             3 => rng.range(1, 4096) as usize,
-            _ => rng.len(left as u64).max(1),
+            _ => skewed_len(rng, left as u64).max(1),
         }
         .min(left);
         sizes.push(n);

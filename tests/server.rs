@@ -287,6 +287,45 @@ fn garbage_and_vanishing_clients_change_nothing() {
 }
 
 #[test]
+fn jobs_run_while_the_server_serves_everyone() {
+    let zp = Zp::new("jobs");
+    zp.ok(&["new-session", "-d", "-s", "j", "cat"]);
+    let bin = env!("CARGO_BIN_EXE_zeropty");
+    // A job that asks this server something is answered while its run-shell waits for it
+    // (as plugin managers' `run` lines do).
+    let answer = zp.dir.join("answer");
+    let job = format!(
+        "{bin} display-message -p -t j 'from #{{session_name}}' > {}",
+        answer.display()
+    );
+    zp.ok(&["run-shell", &job]);
+    assert_eq!(std::fs::read_to_string(&answer).unwrap(), "from j\n");
+    zp.ok(&[
+        "if-shell",
+        &format!("{bin} has-session -t j"),
+        "set -g @seen yes",
+    ]);
+    assert_eq!(zp.ok(&["show-options", "-gv", "@seen"]), "yes\n");
+
+    // A job that takes its time holds its own client only: others are answered, and its
+    // client gets the job's exit status when it ends.
+    let mut slow = std::process::Command::new(bin)
+        .args(["run-shell", "-d", "0.5", "sleep 2; exit 4"])
+        .env("ZEROPTY_TMPDIR", &zp.dir)
+        .env_remove("ZEROPTY_PANE")
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    zp.ok(&["send-keys", "-t", "j", "meanwhile", "Enter"]);
+    zp.wait_screen("j", |s| s.contains("meanwhile\nmeanwhile"));
+    assert!(
+        slow.try_wait().unwrap().is_none(),
+        "the others were answered while the job ran"
+    );
+    assert_eq!(slow.wait().unwrap().code(), Some(4));
+}
+
+#[test]
 fn commands_inside_a_session_target_it() {
     let zp = Zp::new("inside");
     zp.ok(&["new-session", "-d", "-s", "outer", "cat"]);

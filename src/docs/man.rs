@@ -811,9 +811,8 @@ const REFERENCE: &[ProseSection] = &[
              its scrollback view scrolls without a copy cursor, and only the default key \
              bindings exist (`C-b d` detaches, `C-b [` scrolls back).",
             "`default-backend` and `new-session -T` are zeropty's own.",
-            "`run-shell` and `if-shell` wait for their job before answering (even `if-shell \
-             -b`), and the server waits with them: a job that calls back into the same server \
-             hangs. As in tmux, `run-shell` prints nothing on the client's output.",
+            "As in tmux, `run-shell` prints nothing on the client's output (its job's output is \
+             not kept).",
             "Choose modes (`choose-buffer`), the command prompt, copy mode and the marked pane \
              are not there.",
             "Programs see ZEROPTY and ZEROPTY_PANE, not TMUX and TMUX_PANE, and sockets live in \
@@ -1194,11 +1193,13 @@ const COMMAND_DOCS: &[CommandDoc] = &[
     CommandDoc {
         name: "if-shell",
         about: "Run a shell command and then the first zeropty command if it succeeded, or the \
-                second (if given) if it failed. The job runs to completion before the reply.",
+                second (if given) if it failed. The server serves everyone while the job runs; \
+                the client is answered once the chosen commands have run.",
         flags: &[
             (
                 'b',
-                "Run in the background in tmux; here the job is still waited for.",
+                "Answer at once; the chosen commands run when the job ends, with no client \
+                 (their output goes nowhere).",
             ),
             (
                 'F',
@@ -1543,15 +1544,19 @@ const COMMAND_DOCS: &[CommandDoc] = &[
     },
     CommandDoc {
         name: "run-shell",
-        about: "Run a shell command (with /bin/sh) and wait for it; its exit status becomes the \
-                client's. Its output is not printed, as in tmux when no pane shows it.",
+        about: "Run a shell command (with /bin/sh) and answer when it ends; its exit status \
+                becomes the client's. The server serves everyone meanwhile, the job's own \
+                commands included. Its output is not printed, as in tmux when no pane shows it.",
         flags: &[
             ('b', "Start the job and answer at once, leaving it running."),
             (
                 'C',
                 "Run the argument as zeropty commands instead of a shell command.",
             ),
-            ('d', "Wait this many seconds before running."),
+            (
+                'd',
+                "Wait this many seconds before running (the server does not wait).",
+            ),
             ('t', "The pane whose variables formats in the command see."),
         ],
     },

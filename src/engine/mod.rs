@@ -20,6 +20,7 @@ pub mod cold;
 pub mod commands;
 pub mod format;
 pub mod freezer;
+pub mod jobs;
 pub mod keys;
 pub mod ldisc;
 pub mod numbers;
@@ -33,6 +34,8 @@ pub mod target;
 pub mod tty;
 pub mod wait;
 
+#[cfg(test)]
+mod command_fuzz;
 #[cfg(test)]
 mod tests;
 
@@ -83,8 +86,11 @@ pub struct Ctx<'a> {
     /// Running a configuration file at server start: there is no client, so new sessions are
     /// created detached.
     pub config: bool,
-    /// Set by a command that must wait (wait-for): the rest of the request runs later.
+    /// Set by a command that must wait (wait-for, a job): the rest of the request runs later.
     pub suspended: bool,
+    /// Commands of an inner list (a sourced file, a branch) after the one that waited: they
+    /// run after it, before the rest of the request.
+    pub deferred: Vec<Vec<String>>,
     /// The exit status a command gives the client (`run-shell`: its job's), unless a later
     /// command fails.
     pub exit_code: Option<i32>,
@@ -101,8 +107,16 @@ impl<'a> Ctx<'a> {
             depth: 0,
             config: false,
             suspended: false,
+            deferred: Vec::new(),
             exit_code: None,
         }
+    }
+
+    /// Whom the request can be answered for later: its client, or the configuration file.
+    pub fn waiter(&self) -> Option<u64> {
+        self.req
+            .client
+            .or(self.config.then_some(jobs::CONFIG_CLIENT))
     }
 }
 
@@ -151,6 +165,8 @@ pub struct Engine {
     pub clients: attach::Clients,
     /// wait-for channels, and the requests waiting on them.
     pub waits: wait::Waits,
+    /// Shell commands requests wait for.
+    pub jobs: jobs::Jobs,
     /// Panes with keys queued this turn, flushed by [`Engine::tick`].
     queued_input: Vec<u32>,
     /// Which panes' output waits to be read, and until when.
@@ -206,6 +222,7 @@ impl Engine {
             buffers: buffers::Buffers::new(),
             clients: attach::Clients::default(),
             waits: wait::Waits::default(),
+            jobs: jobs::Jobs::default(),
             queued_input: Vec::new(),
             reads: reads::Reads::default(),
             freezer: freezer::Freezer::default(),
@@ -267,6 +284,7 @@ impl Engine {
             out: Vec::new(),
             err: Vec::new(),
             config,
+            exit_code: None,
         })
     }
 
@@ -287,7 +305,8 @@ impl Engine {
             depth: 0,
             config: run.config,
             suspended: false,
-            exit_code: None,
+            deferred: Vec::new(),
+            exit_code: run.exit_code.take(),
         };
         let mut code = 0;
         let mut stopped_at = None;
@@ -310,16 +329,19 @@ impl Engine {
         if code == 0 {
             code = ctx.exit_code.unwrap_or(0);
         }
-        let (out, err) = (ctx.out, ctx.err);
+        let waiter = ctx.waiter();
+        let (out, err, deferred, exit_code) = (ctx.out, ctx.err, ctx.deferred, ctx.exit_code);
         self.reap_dead();
         commands::run_pending_hooks(self);
         self.clients.touch_all();
-        match (stopped_at, run.req.client) {
-            (Some(next), Some(client)) => {
+        match (stopped_at, waiter) {
+            (Some(next), Some(waiter)) => {
+                run.cmds.splice(next..next, deferred);
                 run.next = next;
                 run.out = out;
                 run.err = err;
-                self.waits.suspend(client, run);
+                run.exit_code = exit_code;
+                self.waits.suspend(waiter, run);
                 None
             }
             _ => Some(Reply { code, out, err }),
@@ -329,7 +351,11 @@ impl Engine {
     /// The host reports readiness on a program's terminal.
     pub fn io_event(&mut self, io: IoId, event: IoEvent) {
         let Some(&pane_id) = self.panes_by_io.get(&io) else {
-            self.host.release(io);
+            if event == IoEvent::Exited && self.jobs.is_job(io) {
+                self.job_ended(io);
+            } else {
+                self.host.release(io);
+            }
             return;
         };
         match event {

@@ -198,14 +198,16 @@ pub trait Programs {
     fn close_pipe(&mut self, id: PipeId) {
         let _ = id;
     }
-    /// Runs `/bin/sh -c command` to completion (`run-shell`, `if-shell`): its standard input
-    /// and error are /dev/null; returns its wait status and standard output.
-    fn run_shell(
+    /// Starts `/bin/sh -c command` as a job a request waits for (`run-shell`, `if-shell`):
+    /// its standard input and output are /dev/null. Returns the id its exit is reported as
+    /// ([`IoEvent::Exited`]; never a live terminal's) and its pid, whose wait status
+    /// [`Programs::reap`] then gives.
+    fn start_job(
         &mut self,
         command: &str,
         cwd: &str,
         env: &[(String, String)],
-    ) -> io::Result<(i32, Vec<u8>)> {
+    ) -> io::Result<(IoId, i32)> {
         let _ = (command, cwd, env);
         Err(io::ErrorKind::Unsupported.into())
     }

@@ -13,7 +13,7 @@ use std::rc::Rc;
 
 /// What the fake programs did, shared between the test and the host inside the engine.
 #[derive(Default)]
-struct World {
+pub(super) struct World {
     spawned: Vec<SpawnRequest>,
     /// Output programs have written that the engine has not read yet.
     output: HashMap<IoId, Vec<u8>>,
@@ -27,7 +27,7 @@ struct World {
     /// Terminals whose watch the engine last asked to be steady (it stays after a report).
     steady: HashSet<IoId>,
     /// The monotonic clock (ms), moved by the test.
-    now: u64,
+    pub(super) now: u64,
     /// How full each program's side of its terminal is (percent), where the test says.
     fill: HashMap<IoId, u32>,
     /// How many times the engine asked how full a program's side is.
@@ -36,6 +36,10 @@ struct World {
     queue_asks: usize,
     /// Terminals whose programs closed their side: once their output is read, end of file.
     closed: HashSet<IoId>,
+    /// Jobs started (`run-shell`, `if-shell`): their command, id and pid.
+    pub(super) jobs: Vec<(String, IoId, i32)>,
+    /// Wait statuses of ended children, by pid, for `reap`.
+    pub(super) statuses: HashMap<i32, i32>,
 }
 
 struct FakeHost {
@@ -46,7 +50,7 @@ struct FakeHost {
 
 impl World {
     /// The program behind `io` writes `bytes` (after what it wrote before, unread).
-    fn program_writes(&mut self, io: IoId, bytes: &[u8]) {
+    pub(super) fn program_writes(&mut self, io: IoId, bytes: &[u8]) {
         self.output.entry(io).or_default().extend_from_slice(bytes);
     }
 
@@ -132,8 +136,8 @@ impl Programs for FakeHost {
     }
     fn close(&mut self, _io: IoId) {}
     fn release(&mut self, _io: IoId) {}
-    fn reap(&mut self, _pid: i32) -> Option<i32> {
-        None
+    fn reap(&mut self, pid: i32) -> Option<i32> {
+        self.world.borrow_mut().statuses.remove(&pid)
     }
     fn signal_group(&mut self, _pgrp: i32, _signal: i32) {}
     fn set_window_size(&mut self, _slot: u64, _cols: u16, _rows: u16) {}
@@ -166,10 +170,26 @@ impl Programs for FakeHost {
     fn read_file(&self, _path: &str) -> io::Result<Vec<u8>> {
         Err(io::ErrorKind::NotFound.into())
     }
+
+    fn start_job(
+        &mut self,
+        command: &str,
+        _cwd: &str,
+        _env: &[(String, String)],
+    ) -> io::Result<(IoId, i32)> {
+        let mut world = self.world.borrow_mut();
+        let n = world.jobs.len() as u64;
+        let (io, pid) = (JOB_IDS + n, 50_000 + n as i32);
+        world.jobs.push((command.to_string(), io, pid));
+        Ok((io, pid))
+    }
 }
 
+/// Where the fake host numbers jobs (far from terminals).
+const JOB_IDS: IoId = 1 << 40;
+
 /// An engine on a fake host whose environment says `SHELL=shell`.
-fn engine(shell: &str) -> (Engine, Rc<RefCell<World>>) {
+pub(super) fn engine(shell: &str) -> (Engine, Rc<RefCell<World>>) {
     let world = Rc::new(RefCell::new(World {
         now: 1_000,
         ..World::default()
@@ -1013,4 +1033,126 @@ fn terminals_are_wanted_at_once_while_someone_waits_on_them() {
     e.io_event(io, IoEvent::Readable);
     assert!(e.panes().next().unwrap().busy);
     assert_eq!(prompt(&world), Some(true));
+}
+
+/// A request from client `client`, answered now or later.
+fn submit(e: &mut Engine, client: u64, argv: &[&str]) -> Option<Reply> {
+    e.submit(&Request {
+        argv: argv.iter().map(|a| a.to_string()).collect(),
+        cwd: "/".into(),
+        client: Some(client),
+        ..Request::default()
+    })
+}
+
+/// The job started last ends with wait status `status`, as the host reports it.
+fn job_ends(e: &mut Engine, world: &Rc<RefCell<World>>, status: i32) {
+    let (_, io, pid) = world.borrow().jobs.last().cloned().expect("a job started");
+    world.borrow_mut().statuses.insert(pid, status);
+    e.io_event(io, IoEvent::Exited);
+}
+
+#[test]
+fn run_shell_answers_when_its_job_ends_and_serves_others_meanwhile() {
+    let (mut e, world) = engine("/bin/sh");
+    session(&mut e);
+    assert_eq!(submit(&mut e, 7, &["run-shell", "-d", "2", "exit 3"]), None);
+    assert_eq!(world.borrow().jobs[0].0, "sleep 2; exit 3");
+    // The job's own requests, and everyone else's, are answered while it runs.
+    let other = submit(&mut e, 8, &["display-message", "-p", "#{session_name}"]).unwrap();
+    assert_eq!(other.out, b"a\n");
+    assert!(e.take_finished().is_empty());
+    job_ends(&mut e, &world, 3 << 8);
+    let finished = e.take_finished();
+    assert_eq!(finished.len(), 1);
+    assert_eq!((finished[0].0, finished[0].1.code), (7, 3));
+    // Killed by a signal: 128 plus the signal, as tmux gives it.
+    assert_eq!(submit(&mut e, 7, &["run-shell", "kill -9 $$"]), None);
+    job_ends(&mut e, &world, 9);
+    assert_eq!(e.take_finished()[0].1.code, 137);
+}
+
+#[test]
+fn if_shell_runs_the_branch_its_job_chose_before_the_rest_of_the_request() {
+    let (mut e, world) = engine("/bin/sh");
+    session(&mut e);
+    let line = [
+        "if-shell",
+        "false",
+        "display -p yes",
+        "display -p no",
+        ";",
+        "display-message",
+        "-p",
+        "after",
+    ];
+    assert_eq!(submit(&mut e, 7, &line), None);
+    job_ends(&mut e, &world, 1 << 8);
+    let (client, reply) = e.take_finished().remove(0);
+    assert_eq!((client, reply.code), (7, 0));
+    assert_eq!(String::from_utf8(reply.out).unwrap(), "no\nafter\n");
+    // The branch is parsed when the job has chosen it, as tmux parses it: an error there
+    // fails the request and stops the rest.
+    assert_eq!(
+        submit(
+            &mut e,
+            7,
+            &["if-shell", "true", "nosuchcmd", ";", "kill-server"]
+        ),
+        None
+    );
+    job_ends(&mut e, &world, 0);
+    let (_, reply) = e.take_finished().remove(0);
+    assert_eq!(reply.code, 1);
+    assert!(!reply.err.is_empty());
+    assert!(!e.kill_requested(), "nothing after the failed branch ran");
+}
+
+#[test]
+fn a_job_inside_a_branch_keeps_the_commands_after_it_in_order() {
+    let (mut e, world) = engine("/bin/sh");
+    session(&mut e);
+    let line = [
+        "if-shell",
+        "-F",
+        "1",
+        "run-shell 'exit 0' ; display -p inner",
+        ";",
+        "display-message",
+        "-p",
+        "outer",
+    ];
+    assert_eq!(submit(&mut e, 7, &line), None);
+    job_ends(&mut e, &world, 0);
+    let (_, reply) = e.take_finished().remove(0);
+    assert_eq!(String::from_utf8(reply.out).unwrap(), "inner\nouter\n");
+}
+
+#[test]
+fn jobs_without_a_client_to_answer_do_not_hold_anything() {
+    let (mut e, world) = engine("/bin/sh");
+    session(&mut e);
+    // An embedding host's run() (no client): the job is left running, as with -b.
+    assert_eq!(ok(&mut e, &["run-shell", "sleep 9"]), "");
+    assert!(world.borrow().jobs.is_empty(), "not waited for");
+    // The configuration file waits for its job and goes on after it; what fails then is
+    // kept for the first client, as the file's other errors are.
+    let config = Request {
+        argv: ["run-shell", "true", ";", "if-shell", "true", "nosuchcmd"]
+            .iter()
+            .map(|a| a.to_string())
+            .collect(),
+        cwd: "/".into(),
+        ..Request::default()
+    };
+    e.run_config(&config);
+    job_ends(&mut e, &world, 0);
+    assert!(e.config_errors.is_empty());
+    job_ends(&mut e, &world, 0);
+    assert!(
+        !e.config_errors.is_empty(),
+        "the branch's parse error is kept"
+    );
+    let first = run(&mut e, &["list-sessions"]);
+    assert!(!first.err.is_empty(), "and shown to the first client");
 }

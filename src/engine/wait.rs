@@ -1,4 +1,5 @@
-//! `wait-for` channels, and requests answered later: the first commands whose reply waits.
+//! `wait-for` channels, and requests answered later: those waiting on a channel or on a job
+//! (`jobs.rs`).
 //!
 //! A waiting client is named by its connection id. [`Channels`] keeps the queues and says which
 //! clients may go on; [`Waits`] keeps, for each waiting client, the rest of its request (the
@@ -26,6 +27,8 @@ pub struct Suspended {
     pub out: Vec<u8>,
     pub err: Vec<u8>,
     pub config: bool,
+    /// The exit status a command before the wait gave the client (`run-shell`).
+    pub exit_code: Option<i32>,
 }
 
 /// Channels, the requests suspended on them and replies ready for their clients.
@@ -45,6 +48,36 @@ impl Waits {
     pub fn is_waiting(&self, client: u64) -> bool {
         self.suspended.contains_key(&client)
     }
+
+    /// The job `waiter`'s request waited for has ended: `next` (commands to run first, or
+    /// why they could not be parsed) and `exit_code` complete the command that started it,
+    /// and the request goes on. Nothing happens when the waiter has gone.
+    pub fn finish_job(
+        &mut self,
+        waiter: u64,
+        next: Result<Vec<Vec<String>>, String>,
+        exit_code: Option<i32>,
+    ) {
+        let Some(run) = self.suspended.get_mut(&waiter) else {
+            return;
+        };
+        match next {
+            Ok(cmds) => {
+                run.cmds.splice(run.next..run.next, cmds);
+            }
+            Err(e) => {
+                // As a failed command: the error, and nothing after it runs.
+                run.err.extend_from_slice(e.as_bytes());
+                run.err.push(b'\n');
+                run.cmds.truncate(run.next);
+                run.exit_code = Some(1);
+            }
+        }
+        if exit_code.is_some() {
+            run.exit_code = exit_code;
+        }
+        self.channels.ready.push_back(waiter);
+    }
 }
 
 impl Engine {
@@ -54,8 +87,12 @@ impl Engine {
             let Some(run) = self.waits.suspended.remove(&client) else {
                 continue;
             };
-            if let Some(reply) = self.run_commands(run) {
-                self.waits.finished.push((client, reply));
+            match self.run_commands(run) {
+                Some(reply) if client == super::jobs::CONFIG_CLIENT => {
+                    self.config_errors.extend_from_slice(&reply.err);
+                }
+                Some(reply) => self.waits.finished.push((client, reply)),
+                None => {}
             }
         }
     }

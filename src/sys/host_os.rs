@@ -526,36 +526,17 @@ impl Programs for HostOs {
         }
     }
 
-    fn run_shell(
+    fn start_job(
         &mut self,
         command: &str,
         cwd: &str,
         env: &[(String, String)],
-    ) -> io::Result<(i32, Vec<u8>)> {
-        // The socketpair is blocking: the server waits for this command, as its reply does.
-        let (ours, theirs) = super::socket::socketpair()?;
-        let pid = process::launch_pipe(&process::PipeLaunch {
-            command,
-            cwd: Path::new(cwd),
-            env,
-            socket: theirs.as_raw_fd(),
-            to_child: false,
-            from_child: true,
-        })?;
-        drop(theirs);
-        let mut out = Vec::new();
-        // Read errors only end the output early; the status still comes from the process.
-        let _ = std::io::Read::read_to_end(&mut std::fs::File::from(ours), &mut out);
-        let mut status = 0;
-        loop {
-            // SAFETY: waitpid on our own child, writing status. Nothing else collects it before
-            // this: the loop collects children only between turns.
-            let r = unsafe { libc::waitpid(pid, &mut status, 0) };
-            if r >= 0 || io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
-                break;
-            }
-        }
-        Ok((status, out))
+    ) -> io::Result<(IoId, i32)> {
+        let pid = launch_detached(command, cwd, env)?;
+        let id = self.next_io;
+        self.next_io += 1;
+        self.children.watch(pid, id, true);
+        Ok((id, pid))
     }
 
     fn spawn_shell(
@@ -565,16 +546,20 @@ impl Programs for HostOs {
         env: &[(String, String)],
     ) -> io::Result<()> {
         // Nobody watches it: it is collected, as every child is, when it ends.
-        process::launch_pipe(&process::PipeLaunch {
-            command,
-            cwd: Path::new(cwd),
-            env,
-            socket: -1,
-            to_child: false,
-            from_child: false,
-        })
-        .map(drop)
+        launch_detached(command, cwd, env).map(drop)
     }
+}
+
+/// Starts `/bin/sh -c command` with nothing to read or write (/dev/null); its pid.
+fn launch_detached(command: &str, cwd: &str, env: &[(String, String)]) -> io::Result<i32> {
+    process::launch_pipe(&process::PipeLaunch {
+        command,
+        cwd: Path::new(cwd),
+        env,
+        socket: -1,
+        to_child: false,
+        from_child: false,
+    })
 }
 
 /// The set a terminal is in: the loop's own if its events are wanted at once.

@@ -20,7 +20,7 @@ mod window;
 
 pub use environment::new_session_environ;
 pub use format_values::{expand, FormatValues, VARIABLES};
-pub use options::{command_argv, run_pending_hooks};
+pub use options::{command_argv, command_lines, run_detached, run_pending_hooks};
 pub use server::run_text;
 pub use session::{spawn_window, SpawnWindow};
 pub use shell::{collect_status, keep_dead_pane};

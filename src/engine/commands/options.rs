@@ -696,25 +696,35 @@ pub fn command_argv(c: &Command) -> Vec<String> {
         .collect()
 }
 
-/// Runs parsed commands in order; the first failure stops them.
+/// Runs parsed commands in order; the first failure stops them. When one must wait, the
+/// rest are left to the request, to run after it ([`Ctx::deferred`]).
 pub(super) fn run_commands(
     e: &mut Engine,
     ctx: &mut Ctx<'_>,
     cmds: &[Command],
 ) -> Result<(), String> {
-    for c in cmds {
+    for (i, c) in cmds.iter().enumerate() {
         let argv = command_argv(c);
         if argv.is_empty() {
             continue;
         }
         super::run(e, ctx, &argv)?;
+        if ctx.suspended {
+            ctx.deferred.extend(cmds[i + 1..].iter().map(command_argv));
+            break;
+        }
     }
     Ok(())
 }
 
+/// Command text as the argument vectors of its commands.
+pub fn command_lines(e: &Engine, text: &str) -> Result<Vec<Vec<String>>, String> {
+    Ok(parse_commands(e, text)?.iter().map(command_argv).collect())
+}
+
 /// Runs command text with no client: output and errors are dropped, as for tmux's queue
 /// items without a client. `pane` is the current pane the commands see.
-pub(super) fn run_detached(e: &mut Engine, text: &str, pane: Option<u32>) {
+pub fn run_detached(e: &mut Engine, text: &str, pane: Option<u32>) {
     let Ok(cmds) = parse_commands(e, text) else {
         return;
     };

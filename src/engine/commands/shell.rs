@@ -1,10 +1,9 @@
 //! Commands that run shell commands: run-shell (run), if-shell (if), and respawn-pane
 //! (respawnp), as tmux 3.3a has them.
 //!
-//! tmux runs a shell command as a job and answers the client when it ends; zeropty answers
-//! each request in one go, so without `-b` the job runs to completion before the reply (the
-//! whole server waits for it: a job that itself asks this server something would wait
-//! forever, so such commands want `-b`). `run-shell -b` starts the job and leaves it. Where
+//! As in tmux, a shell command runs as a job and the client is answered when it ends (see
+//! `jobs.rs`): the server serves everyone meanwhile, the job's own requests included, and a
+//! `-d` delay is the job's first step. `run-shell -b` starts the job and leaves it. Where
 //! tmux shows a job's output (a pane's view mode) nothing is shown here; the exit status of
 //! `run-shell` becomes the client's, as in tmux.
 
@@ -12,6 +11,7 @@ use super::environment::job_environment;
 use super::options::{parse_commands, run_commands, run_detached};
 use super::{absolute, expand, resolve, stringify_argv, words};
 use crate::engine::cmdline::Args;
+use crate::engine::jobs::JobEnd;
 use crate::engine::os::SpawnRequest;
 use crate::engine::pane::{NewPane, Pane};
 use crate::engine::target::{Found, Kind};
@@ -63,14 +63,39 @@ fn job_cwd(e: &Engine, ctx: &Ctx<'_>, at: Option<Found>) -> String {
         .unwrap_or_else(|| "/".into())
 }
 
-/// Runs a shell command to completion: its wait status, or why it could not start.
-fn run_job(e: &mut Engine, ctx: &Ctx<'_>, command: &str, at: Option<Found>) -> Result<i32, String> {
+/// Starts a shell command as a job. Unless `background`, the request waits for it and goes on
+/// as `end` says once it ends; a request nobody can answer later (a hook's) does not wait,
+/// as with `-b`. A job nobody waits for that has a branch runs it with no client.
+fn start_job(
+    e: &mut Engine,
+    ctx: &mut Ctx<'_>,
+    command: &str,
+    at: Option<Found>,
+    end: JobEnd,
+    background: bool,
+) -> Result<(), String> {
     let env = job_environment(e, at.map(|f| f.session), ctx.config);
     let cwd = job_cwd(e, ctx, at);
-    e.host
-        .run_shell(command, &cwd, &env)
-        .map(|(status, _output)| status)
-        .map_err(|_| format!("failed to run command: {command}"))
+    let waiter = ctx.waiter().filter(|_| !background);
+    if waiter.is_none() && matches!(end, JobEnd::ExitStatus) {
+        let _ = e.host.spawn_shell(command, &cwd, &env);
+        return Ok(());
+    }
+    let (io, pid) = e
+        .host
+        .start_job(command, &cwd, &env)
+        .map_err(|_| format!("failed to run command: {command}"))?;
+    e.jobs.start(io, pid, waiter, end);
+    ctx.suspended = waiter.is_some();
+    Ok(())
+}
+
+/// `command` after `delay` seconds, as the job's own first step.
+fn delayed(command: String, delay: Option<f64>) -> String {
+    match delay {
+        Some(d) if d > 0.0 => format!("sleep {d}; {command}"),
+        _ => command,
+    }
 }
 
 /// C's `strtod` accepting the whole text (tmux checks nothing is left over).
@@ -88,15 +113,14 @@ fn run_shell(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), Strin
         Some(d) => Some(parse_delay(d).ok_or_else(|| format!("invalid delay time: {d}"))?),
         None => None,
     };
-    let Some(command) = words(args).into_iter().next() else {
-        return Ok(());
-    };
     let wait = !args.has('b');
-    if wait {
-        if let Some(d) = delay.filter(|d| *d > 0.0) {
-            std::thread::sleep(Duration::from_secs_f64(d.min(1e6)));
-        }
-    }
+    let Some(command) = words(args).into_iter().next() else {
+        // Only a delay: a job that sleeps, which the client waits for.
+        return match delay.filter(|d| *d > 0.0 && wait) {
+            Some(d) => start_job(e, ctx, &format!("sleep {d}"), at, JobEnd::ExitStatus, false),
+            None => Ok(()),
+        };
+    };
     if args.has('C') {
         // tmux expands the command text as a format before parsing it (if-shell does not).
         let command = expand(e, &command, at);
@@ -107,56 +131,31 @@ fn run_shell(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), Strin
         let cmds = parse_commands(e, &command)?;
         return run_commands(e, ctx, &cmds);
     }
-    let command = expand(e, &command, at);
-    if !wait {
-        let env = job_environment(e, at.map(|f| f.session), ctx.config);
-        let cwd = job_cwd(e, ctx, at);
-        // A delay for a job nobody waits for is the job's own first step.
-        let command = match delay {
-            Some(d) if d > 0.0 => format!("sleep {d}; {command}"),
-            _ => command,
-        };
-        let _ = e.host.spawn_shell(&command, &cwd, &env);
-        return Ok(());
-    }
-    let status = run_job(e, ctx, &command, at)?;
-    // tmux gives a client without a session the job's exit status (128 + signal if killed).
-    ctx.exit_code = Some(if status & 0x7f == 0 {
-        (status >> 8) & 0xff
-    } else {
-        128 + (status & 0x7f)
-    });
-    Ok(())
+    let command = delayed(expand(e, &command, at), delay);
+    start_job(e, ctx, &command, at, JobEnd::ExitStatus, !wait)
 }
 
 fn if_shell(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
     let at = resolve(e, ctx, args, Kind::Pane).ok();
     let pos = words(args);
     let shell_command = expand(e, &pos[0], at);
-    let wait = !args.has('b');
-    let branch = if args.has('F') {
-        if !shell_command.is_empty() && !shell_command.starts_with('0') {
-            Some(&pos[1])
-        } else {
-            pos.get(2)
-        }
+    if !args.has('F') {
+        // The branch the job chooses is parsed when it ends, as tmux parses it. Nobody waits
+        // for a -b job: its branch runs with no client, its output goes nowhere.
+        let end = JobEnd::Branch {
+            then: pos[1].clone(),
+            otherwise: pos.get(2).cloned(),
+        };
+        return start_job(e, ctx, &shell_command, at, end, args.has('b'));
+    }
+    let branch = if !shell_command.is_empty() && !shell_command.starts_with('0') {
+        Some(&pos[1])
     } else {
-        let status = run_job(e, ctx, &shell_command, at)?;
-        let success = status & 0x7f == 0 && (status >> 8) & 0xff == 0;
-        if success {
-            Some(&pos[1])
-        } else {
-            pos.get(2)
-        }
+        pos.get(2)
     };
     let Some(branch) = branch else {
         return Ok(());
     };
-    if !wait && !args.has('F') {
-        // Nobody waits for a -b job's commands: what they print goes nowhere.
-        run_detached(e, branch, None);
-        return Ok(());
-    }
     // The branch runs as the client's next commands: -t does not become their target.
     let cmds = parse_commands(e, branch)?;
     run_commands(e, ctx, &cmds)
