@@ -756,11 +756,12 @@ impl Watch {
 
 impl Watch {
     /// The most cells a row may hold. On a one-column screen a wide character is written past
-    /// the edge, as tmux does (its unsigned `sx - width` wraps), and a reflow counts padding
-    /// cells as no width, so a row may hold up to twice the width; a combining character
-    /// written at an overhanging cursor reaches the cursor.
+    /// the edge, as tmux does (its unsigned `sx - width` wraps), leaving padding that narrow
+    /// characters written there keep after them, up to two cells each; a reflow counts padding
+    /// cells as no width, so a row may hold up to three times the width (tmux 3.3a leaves the
+    /// same rows). A combining character written at an overhanging cursor reaches the cursor.
     fn widest_row(&self) -> usize {
-        (2 * self.max_cols as usize + 2).max(self.max_cursor_x as usize)
+        (3 * self.max_cols as usize + 2).max(self.max_cursor_x as usize)
     }
 }
 
@@ -2163,6 +2164,30 @@ fn combining_character_at_a_cursor_reflowed_past_the_width() {
     let line = screen.split(|&b| b == b'\n').nth(3).unwrap();
     let expected = format!("\u{527d}wpJ{}\u{309}", " ".repeat(36));
     assert_eq!(std::str::from_utf8(line).unwrap(), expected);
+}
+
+#[test]
+fn narrow_characters_over_padding_left_on_one_column_reflow_as_in_tmux() {
+    // On one column, wide characters are written past the edge; narrow ones written over what
+    // they left keep its padding, and a reflow to three columns counts padding as no width:
+    // the last row holds three characters with two padding cells each, and the cursor
+    // stands past the width. tmux 3.3a shows this screen and this cursor.
+    let mut t = Terminal::new(1, 24, 10);
+    t.feed(
+        "9999999999\u{ff1b}\u{1f9d4}\u{24df}\u{240d}\u{fe31}\u{fe60}\u{ffe8}\u{26cf}\u{1f379}\x1bG\u{4e2d}"
+            .as_bytes(),
+    );
+    t.feed(b"+");
+    t.resize(3, 2);
+    assert_eq!(t.cursor(), (7, 1));
+    let widest = t.screen().grid.all_lines().map(|r| r.stored_len()).max();
+    assert_eq!(widest, Some(9));
+    t.resize(30, 2);
+    let screen = String::from_utf8(capture_all(&t, false)).unwrap();
+    assert!(
+        screen.ends_with("999999999\u{24df}\u{ffe8}+\n\n"),
+        "{screen:?}"
+    );
 }
 
 #[test]

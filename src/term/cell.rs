@@ -491,6 +491,10 @@ impl Graphemes {
             }
         }
         trim_released(&mut self.strings, 0, |s| s.is_empty());
+        // Room kept for graphemes released for good is given back, as the index's is.
+        if self.strings.capacity() > 2 * self.strings.len() {
+            self.strings.shrink_to_fit();
+        }
         if self.index.capacity() > 2 * self.index.len() {
             self.index.shrink_to_fit();
         }
@@ -502,7 +506,8 @@ impl Graphemes {
         let mut remap = vec![0u32; self.strings.len()];
         let old = std::mem::take(&mut self.strings);
         self.index.clear();
-        self.free.clear();
+        // Every index is live after renumbering: the released ones' list goes, room and all.
+        self.free = Vec::new();
         for (i, s) in old.into_iter().enumerate() {
             if used.get(i).copied().unwrap_or(false) && !s.is_empty() {
                 remap[i] = self.strings.len() as u32;
@@ -719,6 +724,27 @@ mod tests {
         }
         assert_eq!((p.live(), p.len()), (100, 100));
         assert_eq!(p.intern(&Style::erased(colour::rgb(9, 9, 9))), Some(100));
+    }
+
+    #[test]
+    fn a_renumbered_grapheme_table_keeps_no_room_for_released_indices() {
+        let mut g = Graphemes::default();
+        for i in 0..300 {
+            g.intern(&format!("e\u{301}{i}"));
+        }
+        let last_only: Vec<bool> = (0..300).map(|i| i == 299).collect();
+        g.release(&last_only);
+        for i in 0..299 {
+            g.intern(&format!("x\u{301}{i}"));
+        }
+        assert_eq!(g.live(), 300, "the released indices were reused");
+        g.retain(&last_only);
+        assert_eq!(g.len(), 1);
+        assert!(
+            g.heap_bytes() < 200,
+            "{} bytes for one grapheme",
+            g.heap_bytes()
+        );
     }
 
     #[test]
