@@ -23,6 +23,7 @@ mod common;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use zeropty::rng::SplitMix64;
 use zeropty::term::cell::{attr, colour, push_cell_text, Cell};
 use zeropty::term::width_table::{char_width, tmux_discards};
 use zeropty::term::{mode, CaptureOptions, Terminal};
@@ -1546,32 +1547,24 @@ fn recordings_match_vt100() {
 // ---------------------------------------------------------------------------------------------
 // Random streams
 
-/// SplitMix64: small, fast and good enough to drive the generator deterministically.
-struct Rng(u64);
+/// The generator (the library's SplitMix64), drawn in `u32`s as the generator uses them.
+struct Rng(SplitMix64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
     fn below(&mut self, n: u32) -> u32 {
-        (self.next() % n as u64) as u32
+        self.0.below(n.into()) as u32
     }
 
     fn range(&mut self, lo: u32, hi: u32) -> u32 {
-        lo + self.below(hi - lo + 1)
+        self.0.range(lo.into(), hi.into()) as u32
     }
 
     fn one_in(&mut self, n: u32) -> bool {
-        self.below(n) == 0
+        self.0.chance(1, n.into())
     }
 
     fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len() as u32) as usize]
+        self.0.pick(items)
     }
 
     /// An index into `weights`, chosen in proportion to them.
@@ -1959,7 +1952,7 @@ fn random_streams_match_vt100() {
     let started = std::time::Instant::now();
     let mut st = Stats::default();
     let mut widths = Widths::default();
-    let mut rng = Rng(0x7a65_726f_7074_7931);
+    let mut rng = Rng(SplitMix64(0x7a65_726f_7074_7931));
     let size_weights: Vec<u32> = SIZES.iter().map(|s| s.2).collect();
     let streams = 12_000;
     for stream in 0..streams {
