@@ -68,45 +68,28 @@ pub fn exit_code(status: i32) -> i32 {
 }
 
 impl Engine {
-    /// The host reports that the job with id `io` ended: its waiter goes on.
+    /// The host reports that the job with id `io` ended: its waiter goes on, or a `-b` job's
+    /// branch runs with no client.
     pub(super) fn job_ended(&mut self, io: IoId) {
         let Some(job) = self.jobs.running.remove(&io) else {
             return;
         };
         // A status the host could not collect counts as a failure.
         let status = self.host.reap(job.pid).unwrap_or(1 << 8);
-        let (next, code) = match job.end {
-            JobEnd::ExitStatus => (Ok(Vec::new()), Some(exit_code(status))),
-            JobEnd::Branch { then, otherwise } => {
-                let branch = if exit_code(status) == 0 {
-                    Some(then)
-                } else {
-                    otherwise
-                };
-                let Some(branch) = branch else {
-                    return self.go_on(job.waiter, Ok(Vec::new()), None);
-                };
-                let Some(waiter) = job.waiter else {
-                    return super::commands::run_detached(self, &branch, None);
-                };
-                let lines = super::commands::command_lines(self, &branch);
-                return self.go_on(Some(waiter), lines, None);
-            }
+        let (branch, code) = match job.end {
+            JobEnd::ExitStatus => (None, Some(exit_code(status))),
+            JobEnd::Branch { then, .. } if exit_code(status) == 0 => (Some(then), None),
+            JobEnd::Branch { otherwise, .. } => (otherwise, None),
         };
-        self.go_on(job.waiter, next, code);
-    }
-
-    /// The waiting request, if any, goes on: `next` runs first (see
-    /// [`super::wait::Waits::finish_job`]).
-    fn go_on(
-        &mut self,
-        waiter: Option<u64>,
-        next: Result<Vec<Vec<String>>, String>,
-        code: Option<i32>,
-    ) {
-        if let Some(waiter) = waiter {
-            self.waits.finish_job(waiter, next, code);
-            self.resume_ready();
+        match (job.waiter, branch) {
+            (Some(waiter), branch) => {
+                let next =
+                    branch.map_or(Ok(Vec::new()), |b| super::commands::command_lines(self, &b));
+                self.waits.finish_job(waiter, next, code);
+                self.resume_ready();
+            }
+            (None, Some(branch)) => super::commands::run_detached(self, &branch, None),
+            (None, None) => {}
         }
     }
 }
