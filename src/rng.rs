@@ -41,3 +41,26 @@ impl SplitMix64 {
         self.next_u64() as u8
     }
 }
+
+/// A seed as a user gives one to replay a run: decimal, or hexadecimal after `0x` (as runs
+/// print them); `None` for anything else.
+pub fn parse_seed(text: &str) -> Option<u64> {
+    let text = text.trim();
+    match text.strip_prefix("0x") {
+        Some(hex) => u64::from_str_radix(hex, 16).ok(),
+        None => text.parse().ok(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_seed;
+
+    #[test]
+    fn seeds_read_as_runs_print_them() {
+        assert_eq!(parse_seed("0x1f"), Some(31));
+        assert_eq!(parse_seed(" 31\n"), Some(31));
+        assert_eq!(parse_seed("1f"), None);
+        assert_eq!(parse_seed("0x"), None);
+    }
+}

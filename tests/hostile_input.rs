@@ -23,7 +23,7 @@ mod common;
 use common::seen;
 use std::time::{Duration, Instant};
 // The fuzzer's generator: the same seed gives the same case.
-use zeropty::rng::SplitMix64 as Rng;
+use zeropty::rng::{parse_seed, SplitMix64 as Rng};
 use zeropty::term::cell::{Graphemes, Palette, Style};
 use zeropty::term::grid::Grid;
 use zeropty::term::row::Row;
@@ -51,12 +51,7 @@ fn skewed_len(rng: &mut Rng, max: u64) -> usize {
 
 fn env_u64(name: &str) -> Option<u64> {
     let v = std::env::var(name).ok()?;
-    let v = v.trim();
-    let parsed = match v.strip_prefix("0x") {
-        Some(hex) => u64::from_str_radix(hex, 16),
-        None => v.parse(),
-    };
-    Some(parsed.unwrap_or_else(|_| panic!("{name}={v} is not a number")))
+    Some(parse_seed(&v).unwrap_or_else(|| panic!("{name}={v} is not a number")))
 }
 
 // ---- hostile byte streams ----

@@ -14,7 +14,7 @@ use super::commands;
 use super::os::IoEvent;
 use super::tests::{engine, World};
 use super::{Engine, Reply, Request};
-use crate::rng::SplitMix64;
+use crate::rng::{parse_seed, SplitMix64};
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
@@ -447,7 +447,7 @@ fn seed_and_budget() -> (u64, Duration) {
         .and_then(|s| s.parse::<f64>().ok());
     let seed = std::env::var("ZEROPTY_FUZZ_SEED")
         .ok()
-        .and_then(|s| u64::from_str_radix(s.trim_start_matches("0x"), 16).ok())
+        .map(|s| parse_seed(&s).unwrap_or_else(|| panic!("ZEROPTY_FUZZ_SEED={s} is not a number")))
         .unwrap_or_else(|| match seconds {
             Some(_) => std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)

@@ -28,7 +28,8 @@
 //! Lines that waited long (a host that seals only when screens freeze) are sealed in segments
 //! cut at the first line boundary past [`SEAL_BYTES`], so that the dropped lines a segment
 //! keeps until its last line goes are fewer than `2 * SEAL_BYTES` bytes however long they
-//! waited: one segment of 42,000 lines kept 53 KiB for the 1,500 of them still live.
+//! waited (as one segment, the 1,500 live lines of a screen with 42,000 behind them held all
+//! 42,000 compressed).
 //!
 //! Dropping the oldest lines (history at its limit) drops sealed lines first, letting a segment
 //! go once all its lines are dropped; then it moves a start offset; the bytes move to a buffer

@@ -1212,11 +1212,15 @@ fn printable_len(bytes: &[u8]) -> usize {
         }
     }
     let from = words.len() * 8;
-    let tail = &bytes[from..];
-    from + tail
+    from + printable_len_bytewise(&bytes[from..])
+}
+
+/// [`printable_len`] a byte at a time: for the last few bytes, and what tests check it by.
+fn printable_len_bytewise(bytes: &[u8]) -> usize {
+    bytes
         .iter()
         .position(|b| !(0x20..=0x7e).contains(b))
-        .unwrap_or(tail.len())
+        .unwrap_or(bytes.len())
 }
 
 /// The parameters of the SGR sequence (`ESC [`, parameters, `m`) that `bytes` starts with
@@ -1436,13 +1440,6 @@ fn apply_sgr(st: &mut Style, n: u32) {
 mod tests {
     use super::*;
 
-    fn printable_len_byte_by_byte(bytes: &[u8]) -> usize {
-        bytes
-            .iter()
-            .position(|b| !(0x20..=0x7e).contains(b))
-            .unwrap_or(bytes.len())
-    }
-
     /// Every byte value anywhere in runs up to three words long, on text of every byte around
     /// the limits, and two such bytes together (a borrow from the first must not move the end).
     #[test]
@@ -1458,14 +1455,14 @@ mod tests {
                     for value in 0..=255u8 {
                         let mut run = text.clone();
                         run[at] = value;
-                        assert_eq!(printable_len(&run), printable_len_byte_by_byte(&run));
+                        assert_eq!(printable_len(&run), printable_len_bytewise(&run));
                     }
                     for second in at + 1..len {
                         for (&a, &b) in edges.iter().flat_map(|a| edges.iter().map(move |b| (a, b)))
                         {
                             let mut run = text.clone();
                             (run[at], run[second]) = (a, b);
-                            let want = printable_len_byte_by_byte(&run);
+                            let want = printable_len_bytewise(&run);
                             assert_eq!(printable_len(&run), want, "{run:?}");
                         }
                     }
