@@ -590,13 +590,19 @@ impl Engine {
                 let pane = &self.sessions[i].windows[wi].pane;
                 let gone = pane.dead || (pane.eof && pane.io.is_some());
                 if gone && pane.io.is_some() {
-                    // Before the terminal closes: closing may collect the program.
-                    commands::collect_status(self, i, wi);
                     let now = self.host.now_ms();
                     let pane = &mut self.sessions[i].windows[wi].pane;
-                    let os: &mut dyn Programs = &mut *self.host;
                     // What a busy writer left read ahead belongs on the screen it leaves.
-                    pane.parse_backlog(os, now);
+                    pane.parse_backlog(&mut *self.host, now);
+                    // Before the terminal closes: closing may collect the program. A pane
+                    // that waits for its program's exit keeps its terminal, watched for
+                    // nothing (its output has ended), until the exit is reported.
+                    if commands::collect_status(self, i, wi) {
+                        wi += 1;
+                        continue;
+                    }
+                    let pane = &mut self.sessions[i].windows[wi].pane;
+                    let os: &mut dyn Programs = &mut *self.host;
                     if let Some(io) = pane.io {
                         self.panes_by_io.remove(&io);
                     }

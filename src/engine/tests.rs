@@ -873,6 +873,47 @@ fn a_session_whose_program_wrote_then_ended_goes_when_its_end_is_read() {
     );
 }
 
+#[test]
+fn a_pane_kept_dead_waits_for_its_programs_exit_without_blocking() {
+    let (mut e, world) = engine("/bin/sh");
+    let [_, b, _] = sessions_a_b_c(&mut e);
+    ok(&mut e, &["set-option", "-g", "remain-on-exit", "on"]);
+    let how = [
+        "display-message",
+        "-p",
+        "-t",
+        "b",
+        "#{pane_dead} [#{pane_dead_status}]",
+    ];
+    // The terminal ends before the program can be collected: the pane waits, undrawn.
+    world.borrow_mut().closed.insert(b);
+    e.io_event(b, IoEvent::Readable);
+    assert_eq!(ok(&mut e, &how), "0 []\n");
+    assert!(!world.borrow().watching_output(b));
+    let screen = ["capture-pane", "-p", "-t", "b"];
+    assert!(!ok(&mut e, &screen).contains("Pane is dead"));
+    // Its exit, reported by the host, draws the line with the status.
+    world.borrow_mut().statuses.insert(1000 + b as i32, 3 << 8);
+    e.io_event(b, IoEvent::Exited);
+    assert_eq!(ok(&mut e, &how), "1 [3]\n");
+    assert!(ok(&mut e, &screen).contains("Pane is dead (status 3, "));
+}
+
+#[test]
+fn a_pane_not_kept_goes_without_waiting_for_its_programs_exit() {
+    let (mut e, world) = engine("/bin/sh");
+    let [_, b, _] = sessions_a_b_c(&mut e);
+    world.borrow_mut().closed.insert(b);
+    e.io_event(b, IoEvent::Readable);
+    assert_eq!(run(&mut e, &["has-session", "-t", "b"]).code, 1);
+    // The exit reported after the pane went is only passed back to the host.
+    e.io_event(b, IoEvent::Exited);
+    assert_eq!(
+        ok(&mut e, &["list-sessions", "-F", "#{session_name}"]),
+        "a\nc\n"
+    );
+}
+
 /// Ticks the engine at each of `times` (monotonic ms).
 fn tick_at(e: &mut Engine, world: &Rc<RefCell<World>>, times: &[u64]) {
     for &now in times {

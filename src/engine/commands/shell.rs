@@ -17,7 +17,6 @@ use crate::engine::pane::{NewPane, Pane};
 use crate::engine::target::{Found, Kind};
 use crate::engine::tty::Termios;
 use crate::engine::{Ctx, Engine};
-use std::time::Duration;
 
 pub(super) static COMMANDS: &[super::CommandDef] = &[
     crate::command_def!(
@@ -258,28 +257,21 @@ fn respawn_pane(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), St
 
 // ---- panes whose program ended ----
 
-/// How long to wait for a program's exit status once its terminal has closed: a program that
-/// exits closes its terminal a moment before it can be collected, and a pane kept dead shows
-/// the status.
-const STATUS_WAIT_MS: u64 = 100;
-
 /// Collects the exit status of the program of the pane at (`si`, `wi`), whose terminal
-/// closed, waiting for it briefly when remain-on-exit will show it.
-pub fn collect_status(e: &mut Engine, si: usize, wi: usize) {
+/// closed, if the program has been collected. Returns whether the pane must wait for its
+/// program's exit to be reported before it dies: a program closes its terminal a moment
+/// before it can be collected, and a pane remain-on-exit keeps shows the status (as tmux
+/// 3.3a draws a dead pane's line only once the status is ready). The wait never blocks: the
+/// host reports the exit as [`crate::engine::os::IoEvent::Exited`].
+pub fn collect_status(e: &mut Engine, si: usize, wi: usize) -> bool {
     let w = &e.sessions[si].windows[wi];
     if w.pane.dead_status.is_some() {
-        return;
+        return false;
     }
-    let pid = w.pane.pid;
-    let wait = e.options.pane_string(w, "remain-on-exit") != "off";
-    let mut status = e.host.reap(pid);
-    let mut waited = 0;
-    while status.is_none() && wait && waited < STATUS_WAIT_MS {
-        std::thread::sleep(Duration::from_millis(1));
-        waited += 1;
-        status = e.host.reap(pid);
-    }
-    e.sessions[si].windows[wi].pane.dead_status = status;
+    let status = e.host.reap(w.pane.pid);
+    let w = &mut e.sessions[si].windows[wi];
+    w.pane.dead_status = status;
+    status.is_none() && !w.pane.dead && e.options.pane_string(w, "remain-on-exit") != "off"
 }
 
 /// Whether the dead pane at (`si`, `wi`) stays (remain-on-exit `on`, or `failed` when its
