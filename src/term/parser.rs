@@ -13,7 +13,9 @@
 //! [`STRING_LIMIT`], pending bytes by [`PENDING_LIMIT`]); no input can make the parser panic.
 
 use super::cell::{attr, colour, Style};
-use super::doomed::{control_bytes, del_or_high_bytes, DoomedText};
+use super::doomed::{
+    control_bytes, del_or_high_bytes, last_styles, line_feeds, resets_pen, sgr_params, DoomedText,
+};
 use super::screen::{mode, Screen};
 use super::width::tmux_width;
 
@@ -21,7 +23,7 @@ use super::width::tmux_width;
 const STRING_LIMIT: usize = 1 << 20;
 /// Bytes of an unfinished sequence kept for `capture-pane -P`.
 const PENDING_LIMIT: usize = 64 * 1024;
-const PARAM_LIMIT: usize = 63;
+pub(super) const PARAM_LIMIT: usize = 63;
 const INTERM_LIMIT: usize = 3;
 const MAX_PARAMS: usize = 24;
 /// What XTVERSION reports; tools that check the terminal's version see tmux's.
@@ -258,7 +260,7 @@ impl Parser {
                 return at;
             };
             // Not while a UTF-8 character is unfinished: the doomed loop keeps no such state.
-            let doomed = self.doomed.filter(|_| self.utf8.is_none());
+            let doomed = self.doomed.as_ref().filter(|_| self.utf8.is_none());
             if let Some(until) = doomed.and_then(|d| d.until(at)) {
                 let end = self.pass_doomed(screen, bytes, at, until);
                 if end > at {
@@ -316,6 +318,20 @@ impl Parser {
             }
         };
         while at < until {
+            if let Some(end) = self.plain_lines(screen, bytes, at) {
+                // Plain lines only scroll, and leave the cursor in the first column.
+                let end = end.min(until);
+                scrolls += line_feeds(&bytes[at..end]) as u32;
+                match last_styles(&bytes[at..end]) {
+                    Some((from, true)) => styles_from = Some(at + from),
+                    Some((from, false)) => _ = styles_from.get_or_insert(at + from),
+                    None => {}
+                }
+                self.utf8 = None;
+                self.last = None;
+                at = end;
+                continue;
+            }
             match bytes[at] {
                 0x20..=0x7e if self.collects(screen) => {
                     let n = printable_len(&bytes[at..until]);
@@ -342,7 +358,7 @@ impl Parser {
                     if params.len() > PARAM_LIMIT {
                         break;
                     }
-                    if matches!(params, b"" | b"0") {
+                    if resets_pen(params) {
                         styles_from = Some(at);
                     } else {
                         styles_from.get_or_insert(at);
@@ -361,6 +377,20 @@ impl Parser {
             }
         }
         at
+    }
+
+    /// If doomed text at `at` starts plain lines (see `doomed.rs`) that the parser may pass
+    /// over whole, where they end: the cursor must be in the first column of the screen's last
+    /// line, where each line feed scrolls, and their text must be what [`Parser::pass_doomed`]
+    /// passes over.
+    fn plain_lines(&mut self, screen: &Screen, bytes: &[u8], at: usize) -> Option<usize> {
+        if at == 0 || bytes[at - 1] != b'\n' || screen.cx != 0 || !screen.scrolls_screen() {
+            return None;
+        }
+        if !self.collects(screen) {
+            return None;
+        }
+        self.doomed.as_mut()?.plain_lines(at)
     }
 
     /// Printable ASCII is written as collected runs (tmux's collected writes).
@@ -1221,13 +1251,6 @@ fn printable_len_bytewise(bytes: &[u8]) -> usize {
         .iter()
         .position(|b| !(0x20..=0x7e).contains(b))
         .unwrap_or(bytes.len())
-}
-
-/// The parameters of the SGR sequence (`ESC [`, parameters, `m`) that `bytes` starts with
-/// (one the scan of `doomed.rs` found whole).
-fn sgr_params(bytes: &[u8]) -> &[u8] {
-    let rest = &bytes[2..];
-    &rest[..rest.iter().take_while(|b| matches!(b, b'0'..=b';')).count()]
 }
 
 /// Appends `b` to a fixed buffer; false when it is full (tmux then discards the sequence).
