@@ -25,6 +25,7 @@ pub mod grid;
 pub mod parser;
 pub mod row;
 pub mod screen;
+mod sgr;
 pub mod width;
 pub mod width_table;
 

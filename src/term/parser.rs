@@ -17,6 +17,7 @@ use super::doomed::{
     control_bytes, del_or_high_bytes, last_styles, line_feeds, resets_pen, sgr_params, DoomedText,
 };
 use super::screen::{mode, Screen};
+use super::sgr::{self, SgrEffect};
 use super::width::tmux_width;
 
 /// Longest OSC/APC string kept, as tmux (longer strings are discarded whole).
@@ -475,13 +476,50 @@ impl Parser {
         if params.len() > PARAM_LIMIT {
             return 0;
         }
+        let sgr = fin == b'm' && interm_len == 0;
+        if let Some(effect) = sgr.then(|| self.sgr_effect(screen, params)).flatten() {
+            effect.apply(&mut self.pen.style);
+            // As every sequence `csi_dispatch` handles.
+            self.last = None;
+            return i + 1;
+        }
+        self.dispatch_whole(screen, params, interm, interm_len, fin);
+        i + 1
+    }
+
+    fn dispatch_whole(
+        &mut self,
+        screen: &mut Screen,
+        params: &[u8],
+        interm: [u8; INTERM_LIMIT],
+        interm_len: usize,
+        fin: u8,
+    ) {
         self.params[..params.len()].copy_from_slice(params);
         self.params_len = params.len();
         self.interm = interm;
         self.interm_len = interm_len;
         self.discard = false;
         self.csi_dispatch(screen, fin);
-        i + 1
+    }
+
+    /// What the SGR sequence with parameters `params` does to the pen (see `sgr.rs`), found
+    /// by dispatching it on the probe styles if it is not remembered. None for a sequence
+    /// that is ignored whole (its parameters overflow): it does not even forget the last
+    /// character.
+    fn sgr_effect(&mut self, screen: &mut Screen, params: &[u8]) -> Option<SgrEffect> {
+        sgr::remembered(params, || {
+            let (pen, last) = (self.pen.style, self.last);
+            let mut handled = true;
+            let results = SgrEffect::PROBES.map(|probe| {
+                (self.pen.style, self.last) = (probe, Some(b'x'));
+                self.dispatch_whole(screen, params, [0; INTERM_LIMIT], 0, b'm');
+                handled &= self.last.is_none();
+                self.pen.style
+            });
+            (self.pen.style, self.last) = (pen, last);
+            handled.then(|| SgrEffect::from_probes(results)).flatten()
+        })
     }
 
     fn step(&mut self, screen: &mut Screen, b: u8) {
@@ -1462,6 +1500,57 @@ fn apply_sgr(st: &mut Style, n: u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::term::{CaptureOptions, Terminal};
+
+    /// Whole sequences may take the remembered effect (`sgr.rs`); bytes fed one by one go
+    /// through the state machine, which parses every sequence.
+    #[test]
+    fn remembered_sgr_sequences_leave_what_parsed_ones_leave() {
+        let sequences = [
+            "",
+            "0",
+            "1;31",
+            "38;2;255;135;0",
+            "48;5;236",
+            "4:3",
+            "58;2;1;2;3",
+            "22;24;39;49",
+            "7;27",
+            "0;1;4;5;7;8;9;53",
+            "38;5;300",
+            "38;2;1;2",
+            ";;1",
+            "99999999999",
+            "21;59",
+            "38:2::9:8:7",
+            "1;2;3;4;5;6;7;8;9;21;53;90;100",
+        ];
+        let mut input = Vec::new();
+        // Each sequence three times: new, then remembered. REP after each repeats nothing (a
+        // sequence forgets the last character) but after one ignored whole (`99999999999`).
+        for _ in 0..3 {
+            for s in sequences {
+                input.extend(format!("x\x1b[{s}m\x1b[2by\x1b[{s}mz ").bytes());
+            }
+            input.extend(b"\r\n");
+        }
+        let (mut whole, mut bytewise) = (Terminal::new(80, 24, 100), Terminal::new(80, 24, 100));
+        whole.feed(&input);
+        input.iter().for_each(|b| bytewise.feed(&[*b]));
+        let opts = CaptureOptions {
+            escapes: true,
+            ..CaptureOptions::default()
+        };
+        let screen = whole.capture(&opts);
+        assert_eq!(
+            String::from_utf8_lossy(&screen),
+            String::from_utf8_lossy(&bytewise.capture(&opts))
+        );
+        assert!(
+            screen.windows(4).any(|w| w == b"\x1b[1m"),
+            "styles were drawn"
+        );
+    }
 
     /// Every byte value anywhere in runs up to three words long, on text of every byte around
     /// the limits, and two such bytes together (a borrow from the first must not move the end).
