@@ -385,10 +385,8 @@ impl Parser {
     /// line, where each line feed scrolls, and their text must be what [`Parser::pass_doomed`]
     /// passes over.
     fn plain_lines(&mut self, screen: &Screen, bytes: &[u8], at: usize) -> Option<usize> {
-        if at == 0 || bytes[at - 1] != b'\n' || screen.cx != 0 || !screen.scrolls_screen() {
-            return None;
-        }
-        if !self.collects(screen) {
+        let at_line_start = at > 0 && bytes[at - 1] == b'\n' && screen.cx == 0;
+        if !at_line_start || !screen.scrolls_screen() || !self.collects(screen) {
             return None;
         }
         self.doomed.as_mut()?.plain_lines(at)

@@ -193,7 +193,7 @@ mod tests {
         };
         let mut finds = 0;
         for time in 0..4 {
-            let found = remembered(b"31", || {
+            let found = remembered(b"31;;;", || {
                 finds += 1;
                 effect(1)
             });
@@ -202,8 +202,8 @@ mod tests {
         }
         assert_eq!(finds, 1);
         // Another sequence, even one whose bytes pad alike, is not taken for the one remembered.
-        assert_eq!(remembered(b"31;", || unreachable!()), None);
-        assert_eq!(remembered(b"31;", || effect(2)), effect(2));
+        assert_eq!(remembered(b"31;;;;", || unreachable!()), None);
+        assert_eq!(remembered(b"31;;;;", || effect(2)), effect(2));
         // Too long to remember: left to the parser, which parses it as it comes.
         let long = b"38;2;255;255;255;1";
         assert_eq!(remembered(long, || unreachable!()), None);
