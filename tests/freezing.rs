@@ -37,21 +37,17 @@ fn whole_capture(zp: &Zp) -> String {
     zp.ok(&["capture-pane", "-p", "-e", "-J", "-S", "-", "-t", "q"])
 }
 
+/// Starts session `name` running `program` in 120x40 and waits for its screen.
+fn start(zp: &Zp, name: &str, program: &str) {
+    let args = [
+        "-d", "-s", name, "-x", "120", "-y", "40", "/bin/sh", "-c", program,
+    ];
+    zp.ok(&[&["new-session"], &args[..]].concat());
+    zp.wait_screen(name, |s| s.contains("0000007"));
+}
+
 fn screens_fold_away_and_come_back(zp: &Zp) {
-    zp.ok(&[
-        "new-session",
-        "-d",
-        "-s",
-        "q",
-        "-x",
-        "120",
-        "-y",
-        "40",
-        "/bin/sh",
-        "-c",
-        PROGRAM,
-    ]);
-    zp.wait_screen("q", |s| s.contains("0000007"));
+    start(zp, "q", PROGRAM);
     let before = whole_capture(zp);
     assert_eq!(state(zp), "hot", "just read");
     let hot = number(zp, "#{pane_memory}");
@@ -119,6 +115,61 @@ fn screens_fold_into_a_memfd() {
 fn screens_fold_into_the_heap_with_zeropty_cold_memory() {
     let zp = Zp::new("freeze-heap").with_env("ZEROPTY_COLD", "memory");
     screens_fold_away_and_come_back(&zp);
+}
+
+/// Screens of one program, in sessions of their own, going cold together: the first is stored
+/// alone, the others only for what differs from it, and each comes back whole.
+#[test]
+fn screens_alike_are_stored_against_each_other() {
+    let zp = Zp::new("freeze-alike");
+    let sessions = ["a", "b", "c"];
+    for (i, name) in sessions.iter().enumerate() {
+        // The same screen but for one word, as a fleet of agents shows the same program.
+        let program = PROGRAM.replace("quiet screen", &format!("quiet screen {i}"));
+        start(&zp, name, &program);
+    }
+    let captures: Vec<String> = sessions
+        .iter()
+        .map(|name| zp.ok(&["capture-pane", "-p", "-e", "-J", "-S", "-", "-t", name]))
+        .collect();
+    let panes = || {
+        zp.ok(&[
+            "list-panes",
+            "-a",
+            "-F",
+            "#{pane_memory_state} #{pane_memory_cold}",
+        ])
+    };
+    std::thread::sleep(Duration::from_secs(10));
+    let cold = wait_for(panes, |l| l.lines().all(|l| l.starts_with("cold ")));
+    let stored: Vec<usize> = cold
+        .lines()
+        .map(|l| l[5..].trim().parse().unwrap())
+        .collect();
+    let (smallest, largest) = (*stored.iter().min().unwrap(), *stored.iter().max().unwrap());
+    assert!(
+        smallest * 3 < largest,
+        "one is stored alone, the others against it: {stored:?}"
+    );
+    let store: usize = zp
+        .ok(&["display-message", "-p", "#{server_memory_cold}"])
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(
+        store > largest + smallest,
+        "the store counts the screen kept whole: {store}, {stored:?}"
+    );
+    for (name, capture) in sessions.iter().zip(&captures) {
+        let now = zp.ok(&["capture-pane", "-p", "-e", "-J", "-S", "-", "-t", name]);
+        assert_eq!(&now, capture, "{name} came back whole");
+    }
+    let store = zp.ok(&["display-message", "-p", "#{server_memory_cold}"]);
+    assert_eq!(
+        store.trim(),
+        "0",
+        "every screen left the store, and so did the reference"
+    );
 }
 
 /// The server's anonymous memory in KiB (its heap: what the allocator holds).

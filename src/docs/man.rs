@@ -649,7 +649,8 @@ const FORMATS: &[ProseSection] = &[
             "`pane_memory_cold` :: Bytes its screen takes in the cold store.",
             "`session_memory`, `session_memory_cold` :: The sums over the session's panes.",
             "`server_memory` :: The `session_memory` of every session and the bytes of the              paste buffers.",
-            "`server_memory_cold` :: Memory the cold store's file holds (whole pages).",
+            "`server_memory_cold` :: Memory the cold store holds: its file (whole pages) and the \
+             screens it keeps whole to store screens alike against them.",
             "> zeropty list-sessions -F '#{session_name} #{session_memory} #{session_memory_cold}'",
             "> zeropty list-windows -a -F '#{pane_id} #{pane_memory_state} #{pane_memory}'",
             "> zeropty display-message -p '#{server_memory} #{server_memory_cold}'",

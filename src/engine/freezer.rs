@@ -19,7 +19,8 @@
 //! over and over; one that stays frozen goes back to the short wait.
 //!
 //! Checks happen at the batch boundaries (`reads`), so freezing costs no wakeups of its own
-//! while anything is hot; cold moves have their own deadline.
+//! while anything is hot; cold moves have their own deadline, and at most
+//! [`COLD_PUTS_PER_TURN`] happen in one turn.
 //!
 //! Invariants: every pane whose terminal is not frozen is in `hot` (`Fold::listed_hot`); a
 //! pane's cold chunk is in the store exactly while `Fold::cold` holds its place, and is freed
@@ -47,6 +48,12 @@ pub const FREEZE_AFTER_MAX_MS: u64 = 2_000;
 
 /// A thaw this soon after freezing counts as freezing too early.
 const EARLY_THAW_MS: u64 = 2_000;
+
+/// Screens moved into the cold store in one turn at most. A put compresses a screen alone and
+/// against each of the store's references (`examples/cold_store`: 20 to 240 us for a screen,
+/// more for one unlike them all), so a thousand screens going cold together are spread over
+/// turns, with commands answered between them; the rest are due at once.
+pub const COLD_PUTS_PER_TURN: usize = 32;
 
 /// A pane's place in the hot, frozen, cold cycle.
 #[derive(Debug)]
@@ -159,7 +166,10 @@ impl Engine {
             hot.retain(|&id| self.freeze_if_quiet(id, now, &mut sealer));
             self.freezer.hot.extend(hot);
         }
-        while let Some(&(id, at)) = self.freezer.frozen.front() {
+        for _ in 0..COLD_PUTS_PER_TURN {
+            let Some(&(id, at)) = self.freezer.frozen.front() else {
+                break;
+            };
             if now < at + COLD_AFTER_MS {
                 break;
             }

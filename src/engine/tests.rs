@@ -646,6 +646,47 @@ fn coloured_lines(n: u32) -> Vec<u8> {
 }
 
 #[test]
+fn screens_going_cold_together_go_over_turns() {
+    let (mut e, world) = engine("/bin/sh");
+    let n = super::freezer::COLD_PUTS_PER_TURN + 8;
+    for i in 0..n {
+        let name = format!("s{i}");
+        ok(
+            &mut e,
+            &[
+                "new-session",
+                "-d",
+                "-s",
+                &name,
+                "-x",
+                "20",
+                "-y",
+                "5",
+                "prog",
+            ],
+        );
+    }
+    for io in 1..=n as IoId {
+        world.borrow_mut().output.insert(io, coloured_lines(3));
+        e.io_event(io, IoEvent::Readable);
+    }
+    let cold = |e: &Engine| e.panes().filter(|p| p.term.is_cold()).count();
+    // Read at the next batch boundary, frozen at the first after a quarter second of quiet.
+    for now in [1_200, 1_500] {
+        world.borrow_mut().now = now;
+        e.tick();
+    }
+    assert_eq!(e.panes().filter(|p| p.term.is_frozen()).count(), n);
+    world.borrow_mut().now = 11_500;
+    e.tick();
+    assert_eq!(cold(&e), super::freezer::COLD_PUTS_PER_TURN);
+    assert_eq!(e.next_deadline(), Some(11_500), "the rest are due at once");
+    e.tick();
+    assert_eq!(cold(&e), n);
+    assert_eq!(e.next_deadline(), None);
+}
+
+#[test]
 fn quiet_screens_freeze_then_go_cold_and_come_back_whole() {
     let (mut e, world) = engine("/bin/sh");
     let io = session(&mut e);

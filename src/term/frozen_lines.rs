@@ -66,14 +66,53 @@ pub struct Compressor {
 impl Compressor {
     /// `raw` compressed; fails only when memory does.
     pub fn compress(&mut self, raw: &[u8]) -> std::io::Result<Vec<u8>> {
-        let context = match &mut self.context {
-            Some(c) => c,
-            None => self
-                .context
-                .insert(zstd::bulk::Compressor::new(ZSTD_LEVEL)?),
-        };
-        context.compress(raw)
+        self.context()?.compress(raw)
     }
+
+    fn context(&mut self) -> std::io::Result<&mut zstd::bulk::Compressor<'static>> {
+        if self.context.is_none() {
+            self.context = Some(zstd::bulk::Compressor::new(ZSTD_LEVEL)?);
+        }
+        Ok(self.context.as_mut().expect("made above"))
+    }
+
+    /// `raw` compressed against `reference`, whose bytes are content the compressed bytes may
+    /// point back into, so what the two share costs almost nothing; [`decompress_against`]
+    /// needs the same reference. Fails on a reference zstd would not read as content.
+    pub fn compress_against(&mut self, raw: &[u8], reference: &[u8]) -> std::io::Result<Vec<u8>> {
+        if !can_be_reference(reference) {
+            return Err(std::io::ErrorKind::InvalidInput.into());
+        }
+        let context = self.context()?;
+        let packed = context
+            .set_dictionary(ZSTD_LEVEL, reference)
+            .and_then(|()| context.compress(raw));
+        if context.set_dictionary(ZSTD_LEVEL, &[]).is_err() {
+            // Kept, the context would compress everything after against the reference.
+            self.context = None;
+        }
+        packed
+    }
+}
+
+/// zstd reads a dictionary that starts with these bytes as a trained one, not as content.
+const TRAINED_DICTIONARY_MAGIC: [u8; 4] = 0xEC30_A437u32.to_le_bytes();
+
+/// Whether `bytes` can be the reference of [`Compressor::compress_against`].
+pub fn can_be_reference(bytes: &[u8]) -> bool {
+    !bytes.starts_with(&TRAINED_DICTIONARY_MAGIC)
+}
+
+/// What [`Compressor::compress_against`] made from `raw_len` bytes against `reference`.
+pub fn decompress_against(
+    packed: &[u8],
+    raw_len: usize,
+    reference: &[u8],
+) -> std::io::Result<Vec<u8>> {
+    if !can_be_reference(reference) {
+        return Err(std::io::ErrorKind::InvalidInput.into());
+    }
+    zstd::bulk::Decompressor::with_dictionary(reference)?.decompress(packed, raw_len)
 }
 
 #[derive(Clone, Debug, Default)]

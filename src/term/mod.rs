@@ -30,7 +30,7 @@ pub mod width;
 pub mod width_table;
 
 pub use capture::{CaptureOptions, LineSpec};
-pub use frozen_lines::{Compressor, SEAL_BYTES};
+pub use frozen_lines::{can_be_reference, decompress_against, Compressor, SEAL_BYTES};
 pub use screen::{mode, Screen};
 
 use freeze::{Decoded, Storage};

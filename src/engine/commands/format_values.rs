@@ -248,7 +248,9 @@ impl Values for FormatValues<'_> {
                 let sessions: usize = e.sessions.iter().map(session_memory).sum();
                 (sessions + e.buffers.heap_bytes()).to_string()
             }
-            "server_memory_cold" => e.cold.file_bytes().to_string(),
+            "server_memory_cold" => {
+                (e.cold.file_bytes() + e.cold.reference_bytes() as u64).to_string()
+            }
             _ => {
                 return self.object_value(name).or_else(|| {
                     let mode_flag = |bit: u32| self.pane().map(|p| flag(p.term.mode() & bit != 0));
