@@ -604,24 +604,38 @@ impl Server {
             return Some(protocol::must_attach_reply(wire.raw_reply));
         }
         let reply = self.engine.submit(&req)?;
-        Some(if self.engine.clients.is_attached(id) {
+        Some(self.reply_line(id, wire.raw_reply, &reply))
+    }
+
+    /// A reply's line: one that starts the attached terminal's frames if the request
+    /// attached the client.
+    fn reply_line(&self, id: u64, raw_reply: bool, reply: &Reply) -> Vec<u8> {
+        if self.engine.clients.is_attached(id) {
             protocol::attached_reply_line(reply.code, &reply.out, &reply.err)
         } else {
-            encode_reply(wire.raw_reply, &reply)
-        })
+            encode_reply(raw_reply, reply)
+        }
     }
 
     /// After each turn: replies that waited, attached clients' exits and screens.
     fn serve_clients(&mut self) {
         for (id, reply) in self.engine.take_finished() {
+            let Some(raw_reply) = self
+                .clients
+                .get(&id)
+                .filter(|c| !c.attached)
+                .map(|c| c.raw_reply)
+            else {
+                continue;
+            };
+            // A request held for the configuration file may attach when it goes on.
+            let line = self.reply_line(id, raw_reply, &reply);
+            let attached = self.engine.clients.is_attached(id);
             let Some(c) = self.clients.get_mut(&id) else {
                 continue;
             };
-            if c.attached {
-                continue;
-            }
-            c.outbuf
-                .extend_from_slice(&encode_reply(c.raw_reply, &reply));
+            c.outbuf.extend_from_slice(&line);
+            c.attached = attached;
             c.waiting = false;
             c.answered = true;
             self.process_input(id);

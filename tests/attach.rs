@@ -213,6 +213,33 @@ fn attached_view_shows_the_screen_and_status_and_keys_reach_the_program() {
     assert_eq!(lsc, "100x30 work attached,focused,UTF-8\n");
 }
 
+/// The client that starts the server waits, as under tmux, until the configuration file's
+/// jobs have run (a plugin manager's `run` line), then makes its session and attaches.
+#[test]
+fn the_first_client_attaches_after_the_configuration_files_jobs() {
+    let env = Env::new("cfgjob");
+    let config = env.dir.join("conf");
+    let job = format!(
+        "run-shell 'sleep 1; ZEROPTY_TMPDIR={} {ZP} set -g base-index 7'\n",
+        env.dir.join("z").display()
+    );
+    std::fs::write(&config, job).unwrap();
+    env.outer(
+        "a",
+        80,
+        20,
+        &format!("-f {} new-session -s first", config.display()),
+    );
+    let s = env
+        .outer
+        .wait_screen("a", "attached", |s| last_line(s).starts_with("[first] "));
+    assert!(
+        last_line(&s).starts_with("[first] 7:"),
+        "the session was made after the job set base-index:\n{s}"
+    );
+    env.wait_zp(&["list-clients", "-F", "#{client_session}"], "first\n");
+}
+
 #[test]
 fn prefix_d_detaches_with_tmux_message_and_prefix_twice_sends_it() {
     let env = Env::new("detach");

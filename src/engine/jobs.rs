@@ -5,8 +5,9 @@
 //! (`if-shell`). A job that itself asks this server something is answered meanwhile, as under
 //! tmux (plugin managers' `run` lines do exactly that from the configuration file).
 //!
-//! The configuration file has no client: its request waits under [`CONFIG_CLIENT`], and the
-//! errors of what it runs later join the ones kept for the first client. A request with
+//! The configuration file has no client: its request waits under [`CONFIG_CLIENT`], the
+//! errors of what it runs later join the ones kept for the first client, and the first
+//! client's request waits until the file has run, as tmux holds the client that started it. A request with
 //! neither (a hook, an embedding host's [`Engine::run`]) cannot be answered later, so its job
 //! runs as with `-b`.
 //!

@@ -257,7 +257,7 @@ impl Engine {
     }
 
     /// Configuration errors go to the first client that gets a reply, before its own errors.
-    fn with_config_errors(&mut self, mut reply: Reply) -> Reply {
+    pub(super) fn with_config_errors(&mut self, mut reply: Reply) -> Reply {
         if !self.config_errors.is_empty() {
             let mut err = std::mem::take(&mut self.config_errors);
             err.extend_from_slice(&reply.err);
@@ -277,7 +277,7 @@ impl Engine {
 
     fn run_as(&mut self, req: &Request, config: bool) -> Option<Reply> {
         let cmds = cmdline::split_argv(&req.argv);
-        self.run_commands(wait::Suspended {
+        let run = wait::Suspended {
             req: req.clone(),
             cmds,
             next: 0,
@@ -285,7 +285,13 @@ impl Engine {
             err: Vec::new(),
             config,
             exit_code: None,
-        })
+        };
+        let run = if config {
+            run
+        } else {
+            self.hold_for_config(run)?
+        };
+        self.run_commands(run)
     }
 
     /// Runs a request's commands from `run.next` on. A command that must wait stops the run:

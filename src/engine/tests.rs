@@ -1211,6 +1211,43 @@ fn a_job_inside_a_branch_keeps_the_commands_after_it_in_order() {
 }
 
 #[test]
+fn the_first_client_waits_for_the_configuration_files_jobs_and_no_other_does() {
+    let (mut e, world) = engine("/bin/sh");
+    let config = Request {
+        argv: [
+            "set",
+            "-g",
+            "@before",
+            "1",
+            ";",
+            "run-shell",
+            "plugins",
+            ";",
+        ]
+        .into_iter()
+        .chain(["set", "-g", "@after", "1"])
+        .map(String::from)
+        .collect(),
+        cwd: "/".into(),
+        ..Request::default()
+    };
+    e.run_config(&config);
+    let show = ["show-options", "-gv", "@after"];
+    assert_eq!(submit(&mut e, 7, &show), None, "held while the job runs");
+    let second = submit(&mut e, 8, &["show-options", "-gv", "@before"]).expect("answered");
+    assert_eq!(second.out, b"1\n");
+    job_ends(&mut e, &world, 0);
+    let finished = e.take_finished();
+    assert_eq!(finished.len(), 1);
+    let (client, reply) = &finished[0];
+    assert_eq!(*client, 7);
+    assert_eq!(reply.out, b"1\n", "ran after the whole file: {reply:?}");
+    // The file has run: nobody waits any more, the first client included.
+    let again = submit(&mut e, 7, &show).expect("answered at once");
+    assert_eq!(again.out, b"1\n");
+}
+
+#[test]
 fn jobs_without_a_client_to_answer_do_not_hold_anything() {
     let (mut e, world) = engine("/bin/sh");
     session(&mut e);

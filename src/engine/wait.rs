@@ -12,6 +12,9 @@
 //! the first queued client or releases it, and fails with `channel NAME not locked`. A channel
 //! is forgotten once it is unlocked, has no waiters and its wake-up was used.
 //!
+//! The first client's request waits, as in tmux, while the configuration file waits for a job
+//! ([`Engine::hold_for_config`]).
+//!
 //! Invariant: a client id is in at most one queue (a client waits for one command at a time).
 
 use super::{Engine, Reply, Request};
@@ -37,6 +40,10 @@ pub struct Waits {
     pub channels: Channels,
     suspended: HashMap<u64, Suspended>,
     finished: Vec<(u64, Reply)>,
+    /// Whether a client's request came yet (the first is held for the configuration file).
+    first_request_came: bool,
+    /// The first client, its request held until the configuration file has run.
+    held_for_config: Option<u64>,
 }
 
 impl Waits {
@@ -81,6 +88,23 @@ impl Waits {
 }
 
 impl Engine {
+    /// Holds the first client's request while the configuration file waits for a job, as
+    /// tmux holds the client that started it: its commands run once the file has run (so a
+    /// plugin manager's `run` line has set its options before the first session is made).
+    /// Later clients, and callers without one, are not held: their request comes back.
+    pub(super) fn hold_for_config(&mut self, run: Suspended) -> Option<Suspended> {
+        let Some(client) = run.req.client else {
+            return Some(run);
+        };
+        let first = !std::mem::replace(&mut self.waits.first_request_came, true);
+        if !first || !self.waits.is_waiting(super::jobs::CONFIG_CLIENT) {
+            return Some(run);
+        }
+        self.waits.held_for_config = Some(client);
+        self.waits.suspend(client, run);
+        None
+    }
+
     /// Runs the rest of every request whose wait is over (which may release others).
     pub fn resume_ready(&mut self) {
         while let Some(client) = self.waits.channels.take_ready() {
@@ -90,8 +114,14 @@ impl Engine {
             match self.run_commands(run) {
                 Some(reply) if client == super::jobs::CONFIG_CLIENT => {
                     self.config_errors.extend_from_slice(&reply.err);
+                    if let Some(held) = self.waits.held_for_config.take() {
+                        self.waits.channels.ready.push_back(held);
+                    }
                 }
-                Some(reply) => self.waits.finished.push((client, reply)),
+                Some(reply) => {
+                    let reply = self.with_config_errors(reply);
+                    self.waits.finished.push((client, reply));
+                }
                 None => {}
             }
         }
