@@ -58,8 +58,10 @@ pub struct Screen {
     pub mode: u32,
     /// Tab stops, one bit a column.
     tabs: Vec<u64>,
-    /// The primary screen's visible rows while the alternate screen is on.
-    saved: Option<Grid>,
+    /// The primary screen's visible rows while the alternate screen is on. Boxed: most
+    /// screens never have one, and a host holds a `Screen` in every pane (the engine keeps a
+    /// window within its allocator's 1,792-byte class this way: see its tests).
+    saved: Option<Box<Grid>>,
     saved_history: bool,
     saved_cx: u32,
     saved_cy: u32,
@@ -153,7 +155,7 @@ impl Screen {
 
     /// The primary screen saved while the alternate screen is on (`capture-pane -a`).
     pub fn saved_grid(&self) -> Option<&Grid> {
-        self.saved.as_ref()
+        self.saved.as_deref()
     }
 
     pub fn reset_tabs(&mut self) {
@@ -923,7 +925,7 @@ impl Screen {
         for y in 0..sy {
             *saved.row_mut(y) = self.grid.row(h + y).clone();
         }
-        self.saved = Some(saved);
+        self.saved = Some(Box::new(saved));
         if save_cursor {
             self.saved_cx = self.cx;
             self.saved_cy = self.cy;
@@ -1150,7 +1152,10 @@ impl Screen {
     /// Heap bytes held by the screen: rows, cells, palette, graphemes, tabs, titles.
     pub fn heap_bytes(&self) -> usize {
         self.grid.heap_bytes()
-            + self.saved.as_ref().map_or(0, Grid::heap_bytes)
+            + self
+                .saved
+                .as_ref()
+                .map_or(0, |g| std::mem::size_of::<Grid>() + g.heap_bytes())
             + self.palette.heap_bytes()
             + self.graphemes.heap_bytes()
             + self.tabs.capacity() * 8
