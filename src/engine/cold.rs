@@ -527,6 +527,62 @@ mod tests {
         assert_eq!(&*store.take(after).unwrap(), &alike(&magic, 1)[..]);
     }
 
+    /// Random puts, takes and forgets of screens drawn from a few programs (alike, unlike,
+    /// small and over the reference limit): every chunk comes back exactly, references are
+    /// counted right and go with their last user, and an emptied store holds nothing.
+    #[test]
+    fn random_puts_and_takes_keep_every_chunk_and_count_references() {
+        let mut rng = crate::rng::SplitMix64(6);
+        let bases: Vec<Vec<u8>> = [3000, 9000, 700, MAX_REFERENCE_BYTES + 500]
+            .iter()
+            .enumerate()
+            .map(|(i, &len)| noise(100 + i as u64, len))
+            .collect();
+        let mut store = ColdStore::default();
+        let mut live: Vec<(Vec<u8>, ColdRef)> = Vec::new();
+        for step in 0..3000 {
+            if live.is_empty() || rng.below(5) < 3 {
+                let base = &bases[rng.below(bases.len() as u64) as usize];
+                let chunk = match rng.below(3) {
+                    0 => noise(rng.next_u64(), base.len()),
+                    _ => alike(base, rng.below(256) as u8),
+                };
+                let at = store.put(&chunk).unwrap();
+                live.push((chunk, at));
+            } else {
+                let (chunk, at) = live.swap_remove(rng.below(live.len() as u64) as usize);
+                if rng.below(2) == 0 {
+                    assert_eq!(&*store.take(at).unwrap(), &chunk[..], "step {step}");
+                } else {
+                    store.forget(at);
+                }
+            }
+            for (slot, reference) in store.references.iter().enumerate() {
+                let users = live
+                    .iter()
+                    .filter(|(_, at)| at.reference == Some(slot as u8))
+                    .count();
+                match reference {
+                    Some(r) => assert_eq!(r.users as usize, users, "step {step}"),
+                    None => assert_eq!(users, 0, "step {step}"),
+                }
+            }
+            assert!(store
+                .candidates
+                .iter()
+                .all(|c| live.iter().any(|(_, at)| at == c)));
+            let stored: u64 = live.iter().map(|(_, at)| u64::from(at.len)).sum();
+            assert_eq!(store.live_bytes(), stored);
+        }
+        assert!(live.iter().any(|(_, at)| at.reference.is_some()));
+        for (chunk, at) in live.drain(..) {
+            assert_eq!(&*store.take(at).unwrap(), &chunk[..]);
+        }
+        assert_eq!(store.reference_bytes(), 0);
+        assert!(store.candidates.is_empty());
+        assert_eq!((store.live_bytes(), store.end), (0, 0));
+    }
+
     #[test]
     fn a_failed_write_leaves_the_store_as_it_was() {
         struct Full;
