@@ -28,6 +28,8 @@ pub(super) struct World {
     steady: HashSet<IoId>,
     /// The monotonic clock (ms), moved by the test.
     pub(super) now: u64,
+    /// How far the clock moves at each look (0: only the test moves it).
+    clock_step: u64,
     /// How full each program's side of its terminal is (percent), where the test says.
     fill: HashMap<IoId, u32>,
     /// How many times the engine asked how full a program's side is.
@@ -61,7 +63,9 @@ impl World {
 
 impl Clock for FakeHost {
     fn now_ms(&self) -> u64 {
-        self.world.borrow().now
+        let mut w = self.world.borrow_mut();
+        w.now += w.clock_step;
+        w.now
     }
 
     fn wall_time(&self) -> i64 {
@@ -645,32 +649,28 @@ fn coloured_lines(n: u32) -> Vec<u8> {
         .collect()
 }
 
-#[test]
-fn screens_going_cold_together_go_over_turns() {
+/// `n` sessions whose screens froze at 1,500 ms, going cold at 11,500.
+fn frozen_sessions(n: usize) -> (Engine, Rc<RefCell<World>>) {
     let (mut e, world) = engine("/bin/sh");
-    let n = super::freezer::COLD_PUTS_PER_TURN + 8;
     for i in 0..n {
         let name = format!("s{i}");
-        ok(
-            &mut e,
-            &[
-                "new-session",
-                "-d",
-                "-s",
-                &name,
-                "-x",
-                "20",
-                "-y",
-                "5",
-                "prog",
-            ],
-        );
+        let args = [
+            "new-session",
+            "-d",
+            "-s",
+            &name,
+            "-x",
+            "20",
+            "-y",
+            "5",
+            "prog",
+        ];
+        ok(&mut e, &args);
     }
     for io in 1..=n as IoId {
         world.borrow_mut().output.insert(io, coloured_lines(3));
         e.io_event(io, IoEvent::Readable);
     }
-    let cold = |e: &Engine| e.panes().filter(|p| p.term.is_cold()).count();
     // Read at the next batch boundary, frozen at the first after a quarter second of quiet.
     for now in [1_200, 1_500] {
         world.borrow_mut().now = now;
@@ -678,12 +678,36 @@ fn screens_going_cold_together_go_over_turns() {
     }
     assert_eq!(e.panes().filter(|p| p.term.is_frozen()).count(), n);
     world.borrow_mut().now = 11_500;
+    (e, world)
+}
+
+fn cold_panes(e: &Engine) -> usize {
+    e.panes().filter(|p| p.term.is_cold()).count()
+}
+
+#[test]
+fn screens_going_cold_together_go_over_turns() {
+    let n = super::freezer::COLD_PUTS_PER_TURN + 8;
+    let (mut e, _world) = frozen_sessions(n);
     e.tick();
-    assert_eq!(cold(&e), super::freezer::COLD_PUTS_PER_TURN);
+    assert_eq!(cold_panes(&e), super::freezer::COLD_PUTS_PER_TURN);
     assert_eq!(e.next_deadline(), Some(11_500), "the rest are due at once");
     e.tick();
-    assert_eq!(cold(&e), n);
+    assert_eq!(cold_panes(&e), n);
     assert_eq!(e.next_deadline(), None);
+}
+
+#[test]
+fn a_turn_starts_no_more_cold_moves_once_its_time_is_up() {
+    let (mut e, world) = frozen_sessions(20);
+    // Every look at the clock finds it 4 ms later: the third move starts 12 ms in.
+    world.borrow_mut().clock_step = 4;
+    e.tick();
+    let moved = cold_panes(&e);
+    assert!((1..20).contains(&moved), "{moved} moved");
+    world.borrow_mut().clock_step = 0;
+    e.tick();
+    assert_eq!(cold_panes(&e), 20);
 }
 
 #[test]
