@@ -14,9 +14,14 @@ fn runner(name: &str) -> std::path::PathBuf {
     common::shared_dir().join("peer/run").join(name)
 }
 
+/// This test's turn to run a runner.
+fn turn() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// Runs a runner and returns its output, one runner at a time.
 fn run(mut cmd: Command, what: &str) -> std::process::Output {
-    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let _turn = turn();
     cmd.output().unwrap_or_else(|e| panic!("{what}: {e}"))
 }
 
@@ -106,10 +111,14 @@ fn regress_sockets() -> Vec<std::path::PathBuf> {
 }
 
 /// Runs regress scripts; a script that fails or times out before its last `kill-server`
-/// leaves its server running, so servers started meanwhile are killed after.
+/// leaves its server running, so servers started meanwhile are killed after, within the same
+/// turn (another test's scripts start theirs once the turn is over).
 fn regress_passes(scripts: &[&str], what: &str, must_pass: bool) -> bool {
+    let turn = turn();
     let before = regress_sockets();
-    let out = run(regress(scripts), what);
+    let out = regress(scripts)
+        .output()
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
     for socket in regress_sockets().iter().filter(|s| !before.contains(s)) {
         let _ = Command::new(env!("CARGO_BIN_EXE_zeropty"))
             .arg("-S")
@@ -118,6 +127,7 @@ fn regress_passes(scripts: &[&str], what: &str, must_pass: bool) -> bool {
             .output();
         let _ = std::fs::remove_file(socket);
     }
+    drop(turn);
     if must_pass {
         check_output(&out, what);
     }
