@@ -60,6 +60,10 @@ pub struct ServeOptions {
     pub config: Option<(PathBuf, bool)>,
     /// Descriptor to write one byte to once the socket accepts connections.
     pub ready_fd: Option<i32>,
+    /// The connection of the client that started the server (its end of a socketpair), served
+    /// as a client from before the configuration file runs, as tmux serves the client that
+    /// starts it: a file whose sessions all end at once cannot leave it without a server.
+    pub first_client_fd: Option<i32>,
     /// Gives the memory the allocator holds freed back to the system (the program chose the
     /// allocator); called at most every [`RELEASE_INTERVAL_MS`], and within that of the
     /// server's last work.
@@ -189,7 +193,7 @@ pub fn serve(opts: ServeOptions) -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     let children = host.children();
     let mut environ: BTreeMap<String, String> = std::env::vars()
-        .filter(|(k, _)| k != "ZEROPTY_READY_FD")
+        .filter(|(k, _)| k != "ZEROPTY_READY_FD" && k != "ZEROPTY_CLIENT_FD")
         .collect();
     // As tmux does, the global environment's PWD is the directory the server started in
     // (the inherited PWD when it names that directory, keeping its symbolic links).
@@ -223,6 +227,12 @@ pub fn serve(opts: ServeOptions) -> Result<(), String> {
         released_at: 0,
         worked_since_release: true,
     };
+    if let Some(fd) = opts
+        .first_client_fd
+        .and_then(|fd| fd::adopt_handed(fd).ok())
+    {
+        server.add_client(fd);
+    }
     if let Some((path, must_exist)) = &opts.config {
         server.load_config(path, *must_exist);
     }
@@ -431,18 +441,22 @@ impl Server {
                 Ok(Some(fd)) => fd,
                 Ok(None) | Err(_) => return,
             };
-            if socket::peer_uid(fd.as_raw_fd()).ok() != Some(socket::my_uid()) {
-                continue;
-            }
-            let id = self.next_client;
-            self.next_client += 1;
-            if self
-                .epoll
-                .add(fd.as_raw_fd(), TOKEN_CLIENT | id, READABLE)
-                .is_err()
-            {
-                continue;
-            }
+            self.add_client(fd);
+        }
+    }
+
+    /// Serves a connection as a client if its peer is this user.
+    fn add_client(&mut self, fd: OwnedFd) {
+        if socket::peer_uid(fd.as_raw_fd()).ok() != Some(socket::my_uid()) {
+            return;
+        }
+        let id = self.next_client;
+        self.next_client += 1;
+        if self
+            .epoll
+            .add(fd.as_raw_fd(), TOKEN_CLIENT | id, READABLE)
+            .is_ok()
+        {
             self.clients.insert(id, Client::new(fd));
         }
     }

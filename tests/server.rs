@@ -286,6 +286,42 @@ fn garbage_and_vanishing_clients_change_nothing() {
     zp.wait_screen("g", |s| s.contains("ok\nok"));
 }
 
+/// A configuration file whose only session ends at once leaves the server with nothing to
+/// serve; the client that started it is served all the same, as under tmux (tmux's regress
+/// `new-session-environment.sh` starts its servers so). Repeated because the client once
+/// connected only after the server was ready, and lost a race with its exit.
+#[test]
+fn the_client_that_starts_a_server_is_served_though_its_sessions_end_at_once() {
+    let zp = Zp::new("quickcfg");
+    let config = zp.dir.join("conf");
+    std::fs::write(&config, "new -- /bin/sh -c true\n").unwrap();
+    let config = format!("-f{}", config.display());
+    for round in 0..100 {
+        let o = zp.cmd(&[
+            &config,
+            "start-server",
+            ";",
+            "display-message",
+            "-p",
+            "served",
+        ]);
+        assert!(
+            o.status.success() && o.stdout == b"served\n",
+            "round {round}: {}",
+            stderr(&o)
+        );
+        // The server exits once its session and this client are gone.
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !stderr(&zp.cmd(&["ls"])).contains("no server running") {
+            assert!(
+                Instant::now() < deadline,
+                "round {round}: the server stayed"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
 #[test]
 fn jobs_run_while_the_server_serves_everyone() {
     let zp = Zp::new("jobs");

@@ -178,13 +178,14 @@ fn serve_command(g: &Global, release_memory: fn()) -> i32 {
         // SAFETY: setsid in a fresh single-threaded process.
         unsafe { libc::setsid() };
     }
-    let ready_fd = std::env::var("ZEROPTY_READY_FD")
-        .ok()
-        .and_then(|v| v.parse().ok());
+    let handed = |name: &str| std::env::var(name).ok().and_then(|v| v.parse().ok());
+    let ready_fd = handed("ZEROPTY_READY_FD");
+    let first_client_fd = handed("ZEROPTY_CLIENT_FD");
     let opts = ServeOptions {
         socket: socket_path(g),
         config: config_file(g),
         ready_fd,
+        first_client_fd,
         release_memory,
     };
     match server::serve(opts) {
@@ -314,6 +315,10 @@ fn start_server(g: &Global, path: &std::path::Path) -> std::io::Result<std::os::
         return Ok(fd);
     }
     let (ready_read, ready_write) = crate::sys::process::pipe()?;
+    // This client's connection is made before the server starts and handed to it, as tmux
+    // does, so the server serves it even if the configuration file's sessions all end before
+    // it could have connected.
+    let (connection, server_end) = socket::socketpair()?;
     let exe = std::env::current_exe()?;
     let mut cmd = std::process::Command::new(exe);
     cmd.arg("-S").arg(path);
@@ -322,12 +327,15 @@ fn start_server(g: &Global, path: &std::path::Path) -> std::io::Result<std::os::
     }
     cmd.arg("serve").arg("--daemon");
     cmd.env("ZEROPTY_READY_FD", ready_write.as_raw_fd().to_string());
+    cmd.env("ZEROPTY_CLIENT_FD", server_end.as_raw_fd().to_string());
     cmd.stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null());
     crate::sys::process::keep_across_exec(&mut cmd, ready_write.as_raw_fd());
+    crate::sys::process::keep_across_exec(&mut cmd, server_end.as_raw_fd());
     let mut child = cmd.spawn()?;
     drop(ready_write);
+    drop(server_end);
     let mut b = [0u8; 1];
     let _ = fd::read(ready_read.as_raw_fd(), &mut b);
     // The server daemon is reaped here: it keeps running in its own session.
@@ -335,5 +343,5 @@ fn start_server(g: &Global, path: &std::path::Path) -> std::io::Result<std::os::
         let _ = child.wait();
     });
     let _ = std::fs::remove_file(&lock_path);
-    socket::connect(path)
+    Ok(connection)
 }

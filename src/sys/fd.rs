@@ -81,6 +81,18 @@ pub fn set_nonblocking(fd: RawFd, on: bool) -> io::Result<()> {
     cvt(unsafe { libc::fcntl(fd, libc::F_SETFL, flags) }).map(|_| ())
 }
 
+/// Takes ownership of a descriptor handed over across exec (by number, in the environment):
+/// marks it close-on-exec again, so the programs this process starts do not inherit it.
+/// Fails if no descriptor has that number.
+pub fn adopt_handed(fd: RawFd) -> io::Result<OwnedFd> {
+    // SAFETY: fcntl reads and sets a flag of any descriptor number; a bad one fails.
+    let flags = cvt(unsafe { libc::fcntl(fd, libc::F_GETFD) })?;
+    // SAFETY: as above.
+    cvt(unsafe { libc::fcntl(fd, libc::F_SETFD, flags | libc::FD_CLOEXEC) })?;
+    // SAFETY: the descriptor exists and was handed to this process to own.
+    Ok(unsafe { OwnedFd::from_raw_fd(fd) })
+}
+
 /// Bytes waiting to be read on a socket or pipe.
 pub fn readable_bytes(fd: RawFd) -> usize {
     let mut n: libc::c_int = 0;
