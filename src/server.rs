@@ -157,6 +157,7 @@ pub struct Server {
 
 /// Runs a server until it has nothing left to serve. Returns the process exit code.
 pub fn serve(opts: ServeOptions) -> Result<(), String> {
+    fd::close_inherited(&[opts.ready_fd, opts.first_client_fd].map(|fd| fd.unwrap_or(-1)));
     crate::sys::process::ignore_sigpipe();
     crate::sys::process::raise_open_file_limit();
     let dir = socket::socket_dir();
@@ -227,11 +228,12 @@ pub fn serve(opts: ServeOptions) -> Result<(), String> {
         released_at: 0,
         worked_since_release: true,
     };
-    if let Some(fd) = opts
-        .first_client_fd
-        .and_then(|fd| fd::adopt_handed(fd).ok())
-    {
-        server.add_client(fd);
+    let first_client = opts.first_client_fd.map(fd::adopt_handed);
+    // Served as accepted connections are: never blocking the server.
+    if let Some(Ok(fd)) = first_client {
+        if fd::set_nonblocking(fd.as_raw_fd(), true).is_ok() {
+            server.add_client(fd);
+        }
     }
     if let Some((path, must_exist)) = &opts.config {
         server.load_config(path, *must_exist);

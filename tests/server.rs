@@ -322,6 +322,39 @@ fn the_client_that_starts_a_server_is_served_though_its_sessions_end_at_once() {
     }
 }
 
+/// What the starter of a server left open without close-on-exec is not kept by the server,
+/// as tmux's server closes it: a caller reading a pipe to its end (`$(...)` around a script
+/// that starts sessions) is not held up for the server's lifetime.
+#[test]
+fn a_server_keeps_nothing_its_starter_left_open() {
+    let zp = Zp::new("inherited");
+    let script = format!(
+        "exec 7>&1; ZEROPTY_TMPDIR={} {} new-session -d -s s 'sleep 100' >/dev/null; echo started",
+        zp.dir.display(),
+        env!("CARGO_BIN_EXE_zeropty")
+    );
+    let mut child = Command::new("sh")
+        .args(["-c", &script])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let (done, finished) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut all = String::new();
+        let _ = std::io::Read::read_to_string(&mut stdout, &mut all);
+        let _ = done.send(all);
+    });
+    let got = finished.recv_timeout(Duration::from_secs(10));
+    zp.ok(&["kill-server"]);
+    let _ = child.wait();
+    assert_eq!(
+        got.as_deref(),
+        Ok("started\n"),
+        "the pipe ended with its writers"
+    );
+}
+
 #[test]
 fn jobs_run_while_the_server_serves_everyone() {
     let zp = Zp::new("jobs");

@@ -81,6 +81,27 @@ pub fn set_nonblocking(fd: RawFd, on: bool) -> io::Result<()> {
     cvt(unsafe { libc::fcntl(fd, libc::F_SETFL, flags) }).map(|_| ())
 }
 
+/// Closes every descriptor from 3 up but those in `keep`: a daemon keeps none of what its
+/// starter happened to leave open without close-on-exec (a harness's pipe held open by the
+/// server would never see its end), as tmux's server closes them.
+pub fn close_inherited(keep: &[RawFd]) {
+    let mut keep: Vec<u32> = keep
+        .iter()
+        .filter_map(|&fd| u32::try_from(fd).ok())
+        .collect();
+    keep.sort_unstable();
+    let mut from = 3u32;
+    for fd in keep.into_iter().filter(|&fd| fd >= 3) {
+        if fd > from {
+            // SAFETY: close_range takes plain integers; it closes descriptors nothing owns yet.
+            unsafe { libc::syscall(libc::SYS_close_range, from, fd - 1, 0u32) };
+        }
+        from = from.max(fd + 1);
+    }
+    // SAFETY: as above.
+    unsafe { libc::syscall(libc::SYS_close_range, from, u32::MAX, 0u32) };
+}
+
 /// Takes ownership of a descriptor handed over across exec (by number, in the environment):
 /// marks it close-on-exec again, so the programs this process starts do not inherit it.
 /// Fails if no descriptor has that number.
