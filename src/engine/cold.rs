@@ -153,18 +153,18 @@ impl ColdStore {
     /// screens take a third to a half of their bytes alone); else against the first candidate
     /// that halves them, which becomes a reference; else alone.
     fn pack(&mut self, chunk: &[u8]) -> io::Result<(Vec<u8>, Option<u8>)> {
-        if let Some((packed, slot)) = self.fewest_against_a_reference(chunk) {
-            if packed.len() * 8 <= chunk.len() {
-                return Ok((packed, Some(slot)));
-            }
-            let alone = self.compressor.compress(chunk)?;
-            if packed.len() * 2 <= alone.len() {
-                return Ok((packed, Some(slot)));
-            }
-            return Ok(self.against_a_candidate_or_alone(chunk, alone));
+        let mut best = self.fewest_against_a_reference(chunk);
+        if let Some((packed, slot)) = best.take_if(|(p, _)| p.len() * 8 <= chunk.len()) {
+            return Ok((packed, Some(slot)));
         }
         let alone = self.compressor.compress(chunk)?;
-        Ok(self.against_a_candidate_or_alone(chunk, alone))
+        if let Some((packed, slot)) = best.filter(|(p, _)| p.len() * 2 <= alone.len()) {
+            return Ok((packed, Some(slot)));
+        }
+        Ok(match self.against_a_candidate(chunk, alone.len()) {
+            Some((packed, slot)) => (packed, Some(slot)),
+            None => (alone, None),
+        })
     }
 
     /// `chunk` compressed against the reference that makes it smallest, and its slot.
@@ -182,19 +182,8 @@ impl ColdStore {
         best
     }
 
-    /// `chunk` compressed against the newest candidate that makes it at most half of
-    /// `alone`, which becomes a reference, and its slot; else `alone`.
-    fn against_a_candidate_or_alone(
-        &mut self,
-        chunk: &[u8],
-        alone: Vec<u8>,
-    ) -> (Vec<u8>, Option<u8>) {
-        match self.against_a_candidate(chunk, alone.len()) {
-            Some((packed, slot)) => (packed, Some(slot)),
-            None => (alone, None),
-        }
-    }
-
+    /// `chunk` compressed against the newest candidate that makes it at most half of `alone`
+    /// bytes, which becomes a reference, and its slot.
     fn against_a_candidate(&mut self, chunk: &[u8], alone: usize) -> Option<(Vec<u8>, u8)> {
         let free_slot = self.references.iter().position(Option::is_none)?;
         for i in 0..self.candidates.len() {

@@ -52,9 +52,9 @@ const EARLY_THAW_MS: u64 = 2_000;
 /// Screens moved into the cold store in one turn at most, and the milliseconds after which a
 /// turn starts no more. A put compresses a screen alone and against each of the store's
 /// references and candidates (`examples/cold_store`: 40 to 240 us for an agent screen like one
-/// before, up to 4.6 ms for 60 KB unlike four references and four candidates), so a thousand
-/// screens going cold together are spread over turns, with commands answered between them; the
-/// rest are due at once.
+/// before, several times that for a large screen unlike every one it is tried against), so a
+/// thousand screens going cold together are spread over turns, with commands answered between
+/// them; the rest are due at once.
 pub const COLD_PUTS_PER_TURN: usize = 32;
 const COLD_PUTS_MS: u64 = 10;
 

@@ -1299,10 +1299,11 @@ fn jobs_without_a_client_to_answer_do_not_hold_anything() {
     let first = run(&mut e, &["list-sessions"]);
     assert!(!first.err.is_empty(), "and shown to the first client");
 }
+
 /// Every session's window is one allocation; mimalloc serves 1,537 to 1,792 bytes from its
 /// 1,792-byte class and the next 256 bytes from the 2,048 one. At 1,800 bytes (the alternate
-/// screen's saved grid held inline), 400 idle sessions held 92 to 184 KiB more anonymous memory
-/// (alternated on one machine, two runs each).
+/// screen's saved grid held inline), 400 idle sessions' server took 5,121 KiB of PSS against
+/// 4,950 (`BASE=<that build> SETTLE=15 bench/scale.sh idle 400`, BENCHMARKS.md).
 #[test]
 fn a_window_fits_the_allocators_1792_byte_class() {
     let size = std::mem::size_of::<super::session::Window>();
