@@ -200,6 +200,34 @@ fn server_pid(zp: &Zp) -> String {
         .to_string()
 }
 
+/// The server's allocator reserves address space in arenas of 32 MiB at first (their bitmaps
+/// are sized by them): none of its private mappings is 1 GiB, mimalloc's own first reserve.
+#[test]
+fn the_allocator_reserves_small_arenas() {
+    let zp = Zp::new("arenas");
+    zp.ok(&["new-session", "-d", "-s", "q", "exec cat"]);
+    let maps = std::fs::read_to_string(format!("/proc/{}/maps", server_pid(&zp))).unwrap();
+    let largest_anonymous = maps
+        .lines()
+        .filter(|l| l.split_whitespace().nth(5).is_none())
+        .map(|l| {
+            let (start, end) = l
+                .split_whitespace()
+                .next()
+                .unwrap()
+                .split_once('-')
+                .unwrap();
+            let at = |hex| u64::from_str_radix(hex, 16).unwrap();
+            at(end) - at(start)
+        })
+        .max()
+        .unwrap();
+    assert!(
+        largest_anonymous < 1 << 30,
+        "a mapping of {largest_anonymous} bytes:\n{maps}"
+    );
+}
+
 /// The server's anonymous memory in KiB (its heap: what the allocator holds).
 fn server_anonymous_kib(zp: &Zp) -> usize {
     let rollup = std::fs::read_to_string(format!("/proc/{}/smaps_rollup", server_pid(zp))).unwrap();

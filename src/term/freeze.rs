@@ -39,7 +39,7 @@
 //! (`frozen_lines.rs`): 42.5 and 98.3 us when it gave every line a row.
 
 use super::screen::Screen;
-use super::{Compressor, Terminal};
+use super::{Compressor, ScreenData, Terminal};
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
@@ -62,6 +62,7 @@ impl Terminal {
     /// Folds the rows, history, saved screen and tables into one chunk and frees what they held.
     /// Nothing visible changes; a frozen or cold terminal is left as it is.
     pub fn freeze(&mut self) {
+        let _mark = ScreenData::mark();
         if matches!(self.storage, Storage::Hot) {
             let chunk = self.screen.freeze();
             self.parser.shrink();
@@ -73,6 +74,7 @@ impl Terminal {
     /// call when a hot screen is quiet. Nothing changes that a reader can see; a frozen or cold
     /// terminal sealed its lines when it froze.
     pub fn seal_history(&mut self, sealer: &mut Compressor) {
+        let _mark = ScreenData::mark();
         if matches!(self.storage, Storage::Hot) {
             self.screen.seal_history(sealer);
         }
@@ -124,6 +126,7 @@ impl Terminal {
     /// with blank rows and default tables: a screen lost, but a terminal that works. Nothing
     /// changes unless cold.
     pub fn discard_cold(&mut self) {
+        let _mark = ScreenData::mark();
         if self.is_cold() {
             self.screen.thaw_blank();
             self.set_storage(Storage::Hot);
@@ -132,6 +135,7 @@ impl Terminal {
 
     /// Makes the rows editable, thawing if frozen; false (and nothing changes) when cold.
     pub(super) fn make_hot(&mut self) -> bool {
+        let _mark = ScreenData::mark();
         match std::mem::take(&mut self.storage) {
             Storage::Hot => true,
             Storage::Frozen(chunk) => {
@@ -177,6 +181,7 @@ impl Terminal {
 
     /// A copy of the frozen screen with its rows and tables back (blank ones when cold).
     fn decode(&self) -> Screen {
+        let _mark = ScreenData::mark();
         let mut copy = self.screen.clone();
         match &self.storage {
             Storage::Frozen(chunk) => copy.thaw(chunk.clone()),

@@ -11,6 +11,8 @@
 //! cursor; styles and multi-code-point characters are interned per screen. A quiet terminal is
 //! frozen by its host ([`Terminal::freeze`], in `freeze.rs`): rows, history and tables folded
 //! into one byte chunk, which the host may move out ([`Terminal::take_frozen`]) and give back.
+//! Methods that make and free rows mark what they allocate as screen data
+//! ([`allocating_screen_data`], `screen_data.rs`), for an allocator that keeps it apart.
 //!
 //! Invariant: while frozen or cold the screen's grids hold no rows and its tables are empty;
 //! every method that changes rows thaws first and every reader of rows goes through
@@ -25,6 +27,7 @@ pub mod grid;
 pub mod parser;
 pub mod row;
 pub mod screen;
+mod screen_data;
 mod sgr;
 pub mod width;
 pub mod width_table;
@@ -32,9 +35,11 @@ pub mod width_table;
 pub use capture::{CaptureOptions, LineSpec};
 pub use frozen_lines::{can_be_reference, decompress_against, Compressor, SEAL_BYTES};
 pub use screen::{mode, Screen};
+pub use screen_data::allocating_screen_data;
 
 use freeze::{Decoded, Storage};
 use parser::Parser;
+use screen_data::ScreenData;
 
 /// How long tmux waits for a string sequence's terminator before dropping it.
 pub const STRING_TIMEOUT_MS: u64 = 5000;
@@ -65,6 +70,7 @@ pub struct Terminal {
 
 impl Terminal {
     pub fn new(cols: u32, rows: u32, history_limit: u32) -> Terminal {
+        let _mark = ScreenData::mark();
         Terminal {
             parser: Parser::new(),
             screen: Screen::new(cols, rows, history_limit),
@@ -75,6 +81,7 @@ impl Terminal {
 
     /// Parses program output. Rows the write touched are packed when it ends.
     pub fn feed(&mut self, bytes: &[u8]) {
+        let _mark = ScreenData::mark();
         if !self.make_hot() {
             return;
         }
@@ -87,6 +94,7 @@ impl Terminal {
     /// terminal again soon (it reads in batches): that row is kept expanded for the next
     /// write, 1.3 KB on a 220-column screen. The next write that changes it expands it again.
     pub fn settle(&mut self) {
+        let _mark = ScreenData::mark();
         if matches!(self.storage, Storage::Hot) {
             self.screen.grid.pack_rows(None);
         }
@@ -107,6 +115,7 @@ impl Terminal {
     /// height, and the result differs from doing both at once (lines pulled back from history
     /// are counted after the reflow), so the width changes first here too.
     pub fn resize(&mut self, cols: u32, rows: u32) {
+        let _mark = ScreenData::mark();
         if !self.make_hot() {
             return;
         }
@@ -185,6 +194,7 @@ impl Terminal {
 
     /// `clear-history`: forgets the lines scrolled off the top.
     pub fn clear_history(&mut self) {
+        let _mark = ScreenData::mark();
         if self.make_hot() {
             self.screen.clear_history();
         }
