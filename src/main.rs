@@ -31,8 +31,8 @@ const PURGE_DELAY_MS: c_long = 100;
 const MI_OPTION_ARENA_RESERVE: c_int = 23;
 
 /// 32 MiB, mimalloc's least, instead of its 1 GiB: each heap keeps bitmaps for each arena it
-/// uses, sized by the arena, and with 1 GiB the server's two heaps held about 260 KiB of them.
-/// A server with one idle session took 262 KiB less PSS, one with 400 took 298 KiB less
+/// uses, sized by the arena. A server with one idle session took 262 KiB less PSS, one with 400
+/// took 298 KiB less
 /// (`BASE= ROUNDS=2 SETTLE=15 bench/scale.sh idle 1 400`, BENCHMARKS.md "Screen data apart").
 const ARENA_RESERVE_KIB: c_long = 32 * 1024;
 
@@ -149,8 +149,9 @@ unsafe impl GlobalAlloc for ScreenDataApart {
 /// server would keep what its busiest moment left: it calls this once a second while it works
 /// (see `zeropty::server::RELEASE_INTERVAL_MS`). The C library's allocator serves zstd's
 /// compression contexts, and after the first large one is freed it raises the size it keeps
-/// freed without giving back: 400 idle sessions going cold left 252 KiB of its heap resident
-/// for the server's life (`/proc/PID/smaps`, `[heap]`) until it was trimmed here.
+/// freed without giving back: without the trim here, screens going cold leave its heap
+/// (`[heap]` in `/proc/PID/smaps`) resident for the server's life (`tests/freezing.rs`,
+/// `screens_alike_are_stored_against_each_other`, waits for it to go back).
 fn release_memory() {
     // SAFETY: mimalloc's collection of the calling thread's part of its default heap, and of
     // the screen-data heap (a heap of ours, never deleted once published), has no

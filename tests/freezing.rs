@@ -161,7 +161,7 @@ fn screens_alike_are_stored_against_each_other() {
         "the store counts the screen kept whole: {store}, {stored:?}"
     );
     // zstd's compression context came from the C library's heap, which is given back with the
-    // rest of what the server holds freed (the context alone is hundreds of KiB).
+    // rest of what the server holds freed (glibc keeps it otherwise).
     wait_for(
         || server_c_heap_kib(&zp).to_string(),
         |kib| kib.parse::<usize>().unwrap() < C_HEAP_AT_REST_KIB,

@@ -20,8 +20,13 @@ fn turn() -> std::sync::MutexGuard<'static, ()> {
 }
 
 /// Runs a runner and returns its output, one runner at a time.
-fn run(mut cmd: Command, what: &str) -> std::process::Output {
+fn run(cmd: Command, what: &str) -> std::process::Output {
     let _turn = turn();
+    output(cmd, what)
+}
+
+/// Runs a runner and returns its output, within the caller's turn.
+fn output(mut cmd: Command, what: &str) -> std::process::Output {
     cmd.output().unwrap_or_else(|e| panic!("{what}: {e}"))
 }
 
@@ -116,9 +121,7 @@ fn regress_sockets() -> Vec<std::path::PathBuf> {
 fn regress_passes(scripts: &[&str], what: &str, must_pass: bool) -> bool {
     let turn = turn();
     let before = regress_sockets();
-    let out = regress(scripts)
-        .output()
-        .unwrap_or_else(|e| panic!("{what}: {e}"));
+    let out = output(regress(scripts), what);
     for socket in regress_sockets().iter().filter(|s| !before.contains(s)) {
         let _ = Command::new(env!("CARGO_BIN_EXE_zeropty"))
             .arg("-S")
