@@ -213,8 +213,17 @@ impl Grid {
             return false;
         }
         let row = self.row(y);
+        if row.is_narrow() {
+            return false;
+        }
         let n = n.min((row.size as u32).saturating_sub(x));
         row.any_in(x as usize, n as usize, Cell::is_padding)
+    }
+
+    /// No cell of line `y` is wide or padding, so a write there cuts no wide character (false
+    /// when that is not known).
+    pub fn is_narrow(&self, y: u32) -> bool {
+        !self.in_range(y) || self.row(y).is_narrow()
     }
 
     pub fn set_cell(&mut self, x: u32, y: u32, cell: Cell) {

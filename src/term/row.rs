@@ -21,6 +21,15 @@
 //! every frame for most of their live region) neither expands it nor packs it again. Measured
 //! on the Claude Code trace, packing and expanding were a third of the parser's time before.
 //!
+//! A row is expanded only up to where its writes start: the rest of its cells stay in the
+//! packed bytes as its *tail*, read from there, and are decoded only when a write skips past
+//! them or the row is packed with them. A line redrawn from its start and ended by an erase
+//! (`ESC [K`), as agent TUIs redraw their live region, decodes none of the cells it replaces:
+//! `redraw`'s frames take 1.15x fewer instructions (BENCHMARKS.md, "Parse cost"). Since a
+//! write looks at the cells around it for halves of wide characters it cuts, and in a tail
+//! each look walks the segments, a row knows when it holds no wide character (`narrow`, kept
+//! by every write and found again by every pack and thaw) and is then spared the looks.
+//!
 //! A frozen terminal keeps no `Row`s at all: [`Row::freeze_into`] appends a row to the
 //! terminal's chunk as a flags byte (wrapped, stores cells, how `size` and `used` are given),
 //! the counts the flags cannot give, and the packed bytes unchanged: a blank row costs one byte
@@ -28,8 +37,11 @@
 //! of a 32-byte header and an allocation of its own. [`Row::thaw`] gives the row back packed.
 //!
 //! Invariants: a packed row never holds trailing blank cells; decoding a packed row yields
-//! exactly the cells that were packed; while a row is expanded its cells are the truth and
-//! `changed` says whether they still equal the packed bytes beside them.
+//! exactly the cells that were packed; while a row is expanded its cells, followed by the
+//! packed cells past them when it has a tail, are the truth, and `changed` says whether they
+//! still equal the packed bytes; a narrow row holds no wide or padding cell.
+
+use std::ops::Range;
 
 use super::cell::{Cell, StyleId};
 
@@ -39,6 +51,13 @@ struct Expanded {
     cells: Vec<Cell>,
     /// The cells differ from the packed bytes.
     changed: bool,
+    /// The row goes on past `cells` with the packed bytes' cells from `cells.len()`: only the
+    /// cells up to where writes start are decoded, so a line redrawn from its start and ended
+    /// by an erase decodes nothing it replaces.
+    tail: bool,
+    /// A segment of the packed bytes at or before `cells.len()`, where walks over the tail
+    /// start: decoding it piece by piece walks its segments once.
+    tail_pos: SegmentPos,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -51,6 +70,10 @@ pub struct Row {
     pub size: u16,
     /// The line continues on the next one (it was wrapped, not ended by a newline).
     pub wrapped: bool,
+    /// No stored cell is wide or padding (false: not known). A write checks the cells around
+    /// it for the halves of wide characters it cuts, which for a row whose tail is packed
+    /// means walking its segments: a narrow row needs no look.
+    narrow: bool,
 }
 
 impl Default for Row {
@@ -122,6 +145,7 @@ impl Row {
             used: 0,
             size: 0,
             wrapped: false,
+            narrow: true,
         }
     }
 
@@ -129,56 +153,76 @@ impl Row {
         self.expanded.is_none()
     }
 
+    /// No stored cell is wide or padding (false when that is not known).
+    pub fn is_narrow(&self) -> bool {
+        self.narrow
+    }
+
     /// Number of stored cells (cells past this are blank).
     pub fn stored_len(&self) -> usize {
         match &self.expanded {
+            Some(e) if e.tail => e.cells.len().max(packed_len(&self.packed)),
             Some(e) => e.cells.len(),
             None => packed_len(&self.packed),
         }
     }
 
+    /// Where the packed bytes start to hold the row's cells (0 when the row is packed, the
+    /// end of the decoded cells while its tail is packed, none once it is all decoded), and a
+    /// segment at or before it to walk from.
+    fn packed_from(&self) -> Option<(usize, SegmentPos)> {
+        match &self.expanded {
+            None => Some((0, SegmentPos::START)),
+            Some(e) => e.tail.then_some((e.cells.len(), e.tail_pos)),
+        }
+    }
+
     /// The cell at `x` (blank past the stored cells).
     pub fn get(&self, x: usize) -> Cell {
-        if let Some(e) = &self.expanded {
-            return e.cells.get(x).copied().unwrap_or(Cell::BLANK);
+        if let Some(c) = self.expanded.as_ref().and_then(|e| e.cells.get(x)) {
+            return *c;
         }
-        let mut at = 0;
-        for seg in Segments::new(&self.packed) {
-            let n = seg.len();
-            if x < at + n {
-                return seg.cell(x - at);
-            }
-            at += n;
+        match self.packed_from() {
+            Some((_, start)) => packed_cell(&self.packed, start, x),
+            None => Cell::BLANK,
         }
-        Cell::BLANK
     }
 
     /// Appends the stored cells to `out`.
     pub fn read_into(&self, out: &mut Vec<Cell>) {
-        match &self.expanded {
-            Some(e) => out.extend_from_slice(&e.cells),
-            None => {
-                out.reserve(packed_len(&self.packed));
-                Segments::new(&self.packed).for_each(|seg| seg.append_to(out));
-            }
+        if let Some(e) = &self.expanded {
+            out.extend_from_slice(&e.cells);
+        }
+        if let Some((from, start)) = self.packed_from() {
+            append_packed(&self.packed, start, from, usize::MAX, out);
         }
     }
 
-    fn expand(&mut self) -> &mut Expanded {
-        let packed = &self.packed;
-        self.expanded.get_or_insert_with(|| {
-            let mut cells = Vec::with_capacity(packed_len(packed));
-            Segments::new(packed).for_each(|seg| seg.append_to(&mut cells));
-            Box::new(Expanded {
-                cells,
-                changed: false,
-            })
-        })
+    /// Opens the row for writing with its cells decoded at least up to `x` (all of them when
+    /// it stores no more): the rest stay in the packed bytes as its tail.
+    fn expand_to(&mut self, x: usize) -> &mut Expanded {
+        let (packed, total) = (&self.packed, packed_len(&self.packed));
+        // Room for the line's allocated size at once: writes fill it (see `Row::write`).
+        let room = total.max(self.size as usize);
+        let e = self
+            .expanded
+            .get_or_insert_with(|| opened(room, false, true));
+        if e.tail {
+            let have = e.cells.len();
+            if x >= total {
+                append_packed(packed, e.tail_pos, have, total, &mut e.cells);
+                e.tail = false;
+            } else if x > have {
+                e.tail_pos = append_packed(packed, e.tail_pos, have, x, &mut e.cells);
+            }
+        }
+        e
     }
 
     /// The stored cells for arbitrary editing (the row counts as changed).
     pub fn cells_mut(&mut self) -> &mut Vec<Cell> {
-        let e = self.expand();
+        self.narrow = false;
+        let e = self.expand_to(usize::MAX);
         e.changed = true;
         &mut e.cells
     }
@@ -186,9 +230,7 @@ impl Row {
     /// Whether the cells from `x` already equal `want` (cells past the stored ones are blank).
     fn holds(&self, x: usize, want: impl Iterator<Item = Cell>) -> bool {
         match &self.expanded {
-            Some(e) => want
-                .enumerate()
-                .all(|(i, c)| e.cells.get(x + i).copied().unwrap_or(Cell::BLANK) == c),
+            Some(_) => want.enumerate().all(|(i, c)| self.get(x + i) == c),
             None => {
                 let mut want = want.peekable();
                 let mut at = 0;
@@ -216,11 +258,18 @@ impl Row {
         if !changed && self.holds(x, cells.clone()) {
             return;
         }
+        // Free for ASCII runs: their cells are known narrow once inlined.
+        if self.narrow && cells.clone().any(|c| c.width() != 1) {
+            self.narrow = false;
+        }
         // The grid has extended the line to tmux's rounded size (a quarter, half or all of the
         // width) before writing: growing the cells to it at once, not in doublings, took a
         // line of coloured text from about six reallocations to two or three.
         let size = self.size as usize;
-        let v = self.cells_mut();
+        let packed_len = packed_len(&self.packed);
+        let e = self.expand_to(x);
+        e.changed = true;
+        let v = &mut e.cells;
         let end = x + cells.len();
         if v.capacity() < end {
             v.reserve_exact(end.max(size) - v.len());
@@ -229,13 +278,17 @@ impl Row {
             // Past the stored cells, as on a line just begun: appended in one pass.
             v.resize(x, Cell::BLANK);
             v.extend(cells);
-            return;
+        } else {
+            if v.len() < end {
+                v.resize(end, Cell::BLANK);
+            }
+            for (slot, c) in v[x..end].iter_mut().zip(cells) {
+                *slot = c;
+            }
         }
-        if v.len() < end {
-            v.resize(end, Cell::BLANK);
-        }
-        for (slot, c) in v[x..end].iter_mut().zip(cells) {
-            *slot = c;
+        // Written past the packed cells: none of them is left to follow.
+        if v.len() >= packed_len {
+            e.tail = false;
         }
     }
 
@@ -243,7 +296,10 @@ impl Row {
     /// the rest of the stored cells would.
     pub fn truncate(&mut self, x: usize) {
         if x < self.stored_len() {
-            self.cells_mut().truncate(x);
+            let e = self.expand_to(x);
+            e.cells.truncate(x);
+            e.tail = false;
+            e.changed = true;
         }
     }
 
@@ -265,35 +321,41 @@ impl Row {
             Some(e) => {
                 e.cells.clear();
                 e.changed = true;
+                e.tail = false;
             }
-            None => {
-                self.expanded = Some(Box::new(Expanded {
-                    cells: Vec::new(),
-                    changed: true,
-                }))
-            }
+            None => self.expanded = Some(opened(0, true, false)),
         }
         self.used = 0;
         self.size = 0;
         self.wrapped = false;
+        self.narrow = true;
     }
 
     /// Packs the row into its compact byte form, using `scratch` as working space. A row whose
     /// cells did not change keeps its packed bytes without encoding them again.
     pub fn pack(&mut self, scratch: &mut Vec<u8>) {
-        let Some(e) = self.expanded.take() else {
+        let Some(mut e) = self.expanded.take() else {
             return;
         };
         if !e.changed {
             return;
+        }
+        if e.tail {
+            let from = e.cells.len();
+            append_packed(&self.packed, e.tail_pos, from, usize::MAX, &mut e.cells);
         }
         let cells = without_trailing_blanks(&e.cells);
         if packed_len(&self.packed) == cells.len() && self.packed_holds(cells) {
             return;
         }
         scratch.clear();
-        encode(cells, scratch);
-        self.packed = scratch.as_slice().into();
+        self.narrow = encode(cells, scratch);
+        if self.packed.len() == scratch.len() {
+            // A line redrawn with other text of the same length keeps its allocation.
+            self.packed.copy_from_slice(scratch);
+        } else {
+            self.packed = scratch.as_slice().into();
+        }
     }
 
     /// The row's cells in packed form without changing the row: its packed bytes, or the
@@ -301,8 +363,15 @@ impl Row {
     fn packed_now<'a>(&'a self, scratch: &'a mut Vec<u8>) -> &'a [u8] {
         match &self.expanded {
             Some(e) if e.changed => {
+                let mut joined = Vec::new();
+                let cells = if e.tail {
+                    self.read_into(&mut joined);
+                    &joined
+                } else {
+                    &e.cells
+                };
                 scratch.clear();
-                encode(without_trailing_blanks(&e.cells), scratch);
+                encode(without_trailing_blanks(cells), scratch);
                 scratch
             }
             _ => &self.packed,
@@ -354,9 +423,10 @@ impl Row {
     /// Reads a row written by [`Row::freeze_into`] from `bytes` at `at` (packed, as written).
     pub fn thaw(bytes: &[u8], at: &mut usize, sx: u32) -> Row {
         let head = FrozenHead::read(bytes, at, sx);
+        let mut narrow = true;
         let packed: Box<[u8]> = if head.flags & FROZEN_CELLS != 0 {
             let start = *at;
-            *at += packed_extent(&bytes[start..]);
+            *at += packed_extent(&bytes[start..], |seg| narrow &= seg.is_narrow());
             bytes[start..*at].into()
         } else {
             Box::new([])
@@ -368,6 +438,7 @@ impl Row {
             used: used as u16,
             size: head.size as u16,
             wrapped: head.flags & FROZEN_WRAPPED != 0,
+            narrow,
         }
     }
 
@@ -375,7 +446,7 @@ impl Row {
     pub fn skip_frozen(bytes: &[u8], at: &mut usize) {
         let head = FrozenHead::read(bytes, at, 0);
         if head.flags & FROZEN_CELLS != 0 {
-            *at += packed_extent(&bytes[*at..]);
+            *at += packed_extent(&bytes[*at..], |_| {});
         }
     }
 
@@ -421,36 +492,42 @@ impl Row {
 
     /// Whether any stored cell in `x..x + n` satisfies `f`, without expanding the row.
     pub fn any_in(&self, x: usize, n: usize, f: impl Fn(Cell) -> bool) -> bool {
+        let end = x + n;
         if let Some(e) = &self.expanded {
-            let end = (x + n).min(e.cells.len());
-            return e.cells.get(x..end).is_some_and(|c| c.iter().any(|&c| f(c)));
-        }
-        let mut at = 0;
-        for seg in Segments::new(&self.packed) {
-            let len = seg.len();
-            let (lo, hi) = (x.max(at), (x + n).min(at + len));
-            let found = match seg {
-                // One cell, however long the run (a rule across the screen).
-                Segment::Repeat(c, _) => lo < hi && f(c),
-                _ => (lo..hi).any(|k| f(seg.cell(k - at))),
-            };
-            if found {
+            let stop = end.min(e.cells.len());
+            if e.cells
+                .get(x..stop)
+                .is_some_and(|c| c.iter().any(|&c| f(c)))
+            {
                 return true;
             }
-            at += len;
-            if at >= x + n {
-                break;
-            }
         }
-        false
+        let Some((from, start)) = self.packed_from() else {
+            return false;
+        };
+        let mut found = false;
+        for_packed(&self.packed, start, x.max(from), end, |seg, range| {
+            found = match seg {
+                // One cell, however long the run (a rule across the screen).
+                Segment::Repeat(c, _) => f(*c),
+                _ => range.clone().any(|k| f(seg.cell(k))),
+            };
+            !found
+        });
+        found
     }
 
     /// Calls `f` with cells that together name every style and grapheme the row's cells name
     /// (see [`Row::frozen_names`]), without expanding the row.
     pub fn for_each_name(&self, mut f: impl FnMut(Cell)) {
-        match &self.expanded {
-            Some(e) => e.cells.iter().for_each(|c| f(*c)),
-            None => packed_names(&self.packed, &mut f),
+        if let Some(e) = &self.expanded {
+            e.cells.iter().for_each(|c| f(*c));
+        }
+        if let Some((from, start)) = self.packed_from() {
+            for_packed(&self.packed, start, from, usize::MAX, |seg, range| {
+                seg.name_cells(range, &mut f);
+                true
+            });
         }
     }
 
@@ -461,21 +538,24 @@ impl Row {
     pub fn frozen_names(bytes: &[u8], at: &mut usize, f: &mut impl FnMut(Cell)) {
         let head = FrozenHead::read(bytes, at, 0);
         if head.flags & FROZEN_CELLS != 0 {
-            let end = *at + packed_extent(&bytes[*at..]);
-            packed_names(&bytes[*at..end], f);
+            let end = *at + packed_extent(&bytes[*at..], |_| {});
+            for seg in Segments::new(&bytes[*at..end]) {
+                seg.name_cells(0..seg.len(), f);
+            }
             *at = end;
         }
     }
 
     /// Calls `f` for each stored cell without expanding the row.
     pub fn for_each(&self, mut f: impl FnMut(Cell)) {
-        match &self.expanded {
-            Some(e) => e.cells.iter().for_each(|c| f(*c)),
-            None => {
-                for seg in Segments::new(&self.packed) {
-                    (0..seg.len()).for_each(|i| f(seg.cell(i)));
-                }
-            }
+        if let Some(e) = &self.expanded {
+            e.cells.iter().for_each(|c| f(*c));
+        }
+        if let Some((from, start)) = self.packed_from() {
+            for_packed(&self.packed, start, from, usize::MAX, |seg, range| {
+                range.for_each(|k| f(seg.cell(k)));
+                true
+            });
         }
     }
 }
@@ -540,19 +620,25 @@ fn run_length(cells: &[Cell]) -> usize {
     cells.iter().take_while(|c| **c == first).count()
 }
 
-fn encode(cells: &[Cell], out: &mut Vec<u8>) {
+/// Packs `cells` into `out`; returns whether they are all narrow (see `Row::narrow`).
+fn encode(cells: &[Cell], out: &mut Vec<u8>) -> bool {
     put_varint(out, cells.len());
+    let mut narrow = true;
     let mut i = 0;
     while i < cells.len() {
         let rest = &cells[i..];
         i += if rest[0].ascii().is_some() {
             put_ascii(rest, out)
         } else if rest.get(1) == Some(&rest[0]) {
+            narrow &= rest[0].width() == 1;
             put_repeat(rest, out)
         } else {
-            put_raw(rest, out)
+            let n = put_raw(rest, out);
+            narrow &= rest[..n].iter().all(|c| c.width() == 1);
+            n
         };
     }
+    narrow
 }
 
 /// Writes the ASCII segment at the start of `cells` (one style throughout), or the run of one
@@ -616,13 +702,17 @@ fn packed_len(bytes: &[u8]) -> usize {
     get_varint(bytes, &mut 0)
 }
 
-/// How many bytes the packed row at the start of `bytes` takes: its segments up to its count.
-fn packed_extent(bytes: &[u8]) -> usize {
+/// How many bytes the packed row at the start of `bytes` takes: its segments up to its count,
+/// each passed to `visit`.
+fn packed_extent(bytes: &[u8], mut visit: impl FnMut(&Segment)) -> usize {
     let mut left = packed_len(bytes);
     let mut segments = Segments::new(bytes);
     while left > 0 {
         match segments.next() {
-            Some(seg) => left = left.saturating_sub(seg.len()),
+            Some(seg) => {
+                visit(&seg);
+                left = left.saturating_sub(seg.len());
+            }
             None => break,
         }
     }
@@ -661,26 +751,133 @@ impl Segment<'_> {
         }
     }
 
-    fn append_to(&self, out: &mut Vec<Cell>) {
+    /// No cell of the segment is wide or padding.
+    fn is_narrow(&self) -> bool {
+        match self {
+            Segment::Ascii(..) => true,
+            Segment::Repeat(c, _) => c.width() == 1,
+            Segment::Raw(_) => (0..self.len()).all(|k| self.cell(k).width() == 1),
+        }
+    }
+
+    /// Appends the segment's cells in `range` (of its own cells) to `out`.
+    fn append_to(&self, range: Range<usize>, out: &mut Vec<Cell>) {
         match self {
             Segment::Ascii(style, text) => {
-                out.extend(text.iter().map(|&b| Cell::new(b as u32, *style)))
+                out.extend(text[range].iter().map(|&b| Cell::new(b as u32, *style)))
             }
-            Segment::Repeat(c, n) => out.resize(out.len() + n, *c),
-            Segment::Raw(raw) => out.extend(raw.chunks_exact(6).map(|c| get_cell(c, 0))),
+            Segment::Repeat(c, _) => out.resize(out.len() + range.len(), *c),
+            Segment::Raw(raw) => out.extend(
+                raw[6 * range.start..6 * range.end]
+                    .chunks_exact(6)
+                    .map(|c| get_cell(c, 0)),
+            ),
+        }
+    }
+
+    /// Calls `f` with cells that together name every style and grapheme the segment's cells
+    /// in `range` name (what [`Row::for_each_name`] is called with).
+    fn name_cells(&self, range: Range<usize>, f: &mut impl FnMut(Cell)) {
+        match self {
+            Segment::Ascii(style, _) => f(Cell::new(b' ' as u32, *style)),
+            Segment::Repeat(c, _) => f(*c),
+            Segment::Raw(_) => range.for_each(|k| f(self.cell(k))),
         }
     }
 }
 
-/// What [`Row::for_each_name`] calls `f` with for a packed row.
-fn packed_names(packed: &[u8], f: &mut impl FnMut(Cell)) {
-    for seg in Segments::new(packed) {
-        match seg {
-            Segment::Ascii(style, _) => f(Cell::new(b' ' as u32, style)),
-            Segment::Repeat(c, _) => f(c),
-            Segment::Raw(_) => (0..seg.len()).for_each(|k| f(seg.cell(k))),
+/// An expanded row with no cells and room for `room`.
+fn opened(room: usize, changed: bool, tail: bool) -> Box<Expanded> {
+    Box::new(Expanded {
+        cells: Vec::with_capacity(room),
+        changed,
+        tail,
+        tail_pos: SegmentPos::START,
+    })
+}
+
+/// A place in a packed row's segments: the byte where a segment starts and the index of its
+/// first cell; [`SegmentPos::START`] is the first segment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct SegmentPos {
+    byte: usize,
+    cell: usize,
+}
+
+impl SegmentPos {
+    const START: SegmentPos = SegmentPos { byte: 0, cell: 0 };
+}
+
+/// Calls `visit` with each segment of the packed row `packed` holding cells in `from..to`
+/// and the range of its own cells that fall there, in order, while `visit` returns true;
+/// walks from `start`, a segment at or before `from`. Returns the last segment it reached
+/// that starts at or before `to`, where a later walk from there may start.
+fn for_packed(
+    packed: &[u8],
+    start: SegmentPos,
+    from: usize,
+    to: usize,
+    mut visit: impl FnMut(&Segment, Range<usize>) -> bool,
+) -> SegmentPos {
+    if from >= to {
+        return start;
+    }
+    let mut segments = Segments::new(packed);
+    if start.byte != 0 {
+        segments.at = start.byte;
+    }
+    let mut at = start.cell;
+    loop {
+        let here = SegmentPos {
+            byte: segments.at,
+            cell: at,
+        };
+        let Some(seg) = segments.next() else {
+            return here;
+        };
+        let len = seg.len();
+        if at + len > from {
+            let range = from.saturating_sub(at)..(to - at).min(len);
+            if range.is_empty() || !visit(&seg, range) {
+                return here;
+            }
+        }
+        if at + len > to {
+            return here;
+        }
+        at += len;
+        if at == to {
+            return SegmentPos {
+                byte: segments.at,
+                cell: at,
+            };
         }
     }
+}
+
+/// Appends the packed row's cells in `from..to` (as far as it stores them) to `out`, walking
+/// from `start` (see [`for_packed`], whose result it returns).
+fn append_packed(
+    packed: &[u8],
+    start: SegmentPos,
+    from: usize,
+    to: usize,
+    out: &mut Vec<Cell>,
+) -> SegmentPos {
+    for_packed(packed, start, from, to, |seg, range| {
+        seg.append_to(range, out);
+        true
+    })
+}
+
+/// The packed row's cell at `x` (blank past its cells), walking from `start`.
+fn packed_cell(packed: &[u8], start: SegmentPos, x: usize) -> Cell {
+    let mut cell = Cell::BLANK;
+    for_packed(packed, start, x, x + 1, |seg, range| {
+        cell = seg.cell(range.start);
+        false
+    });
+    cell
 }
 
 /// The segments of a packed row, in order.
@@ -730,6 +927,7 @@ impl<'a> Iterator for Segments<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::SplitMix64;
 
     fn row_of(cells: &[Cell]) -> Row {
         let mut r = Row::new();
@@ -818,7 +1016,7 @@ mod tests {
             r
         };
         let mut unchanged = packed(row_of(&text));
-        unchanged.expand();
+        unchanged.expand_to(usize::MAX);
         let mut cleared = packed(row_of(&text));
         cleared.clear();
         let bodies = [
@@ -880,6 +1078,96 @@ mod tests {
         assert_eq!(r.get(2), Cell::BLANK);
         r.pack(&mut Vec::new());
         assert_eq!(cells(&r), text[..1]);
+    }
+
+    /// A random cell from a small set: ASCII in two styles, a narrow non-ASCII character, the
+    /// halves of a wide one and the blank, so runs, repeats and raw segments all occur.
+    fn random_cell(rng: &mut SplitMix64) -> Cell {
+        match rng.below(6) {
+            0 => Cell::new(0x2500, 5),
+            1 => Cell::new(0x4E2D | Cell::WIDE, 0),
+            2 => Cell::PAD,
+            3 => Cell::BLANK,
+            _ => Cell::new(
+                rng.range(b'a' as u64, b'c' as u64) as u32,
+                rng.below(2) as u32,
+            ),
+        }
+    }
+
+    /// Every way of changing a row, at random, on a row and on a plain vector of its cells,
+    /// which must agree after each step however much of the row is decoded (writes from the
+    /// start of a packed line, past its cells, into its packed tail; erases; packing;
+    /// freezing), and a row that says it is narrow holds no wide character.
+    #[test]
+    fn rows_read_as_plain_cells_through_any_writes_erases_and_packs() {
+        let mut rng = SplitMix64(11);
+        let (mut scratch, mut frozen) = (Vec::new(), Vec::new());
+        for _ in 0..3000 {
+            let mut row = Row::new();
+            let mut model: Vec<Cell> = Vec::new();
+            for _ in 0..40 {
+                match rng.below(8) {
+                    0..=2 => {
+                        let x = rng.below(30) as usize;
+                        let n = rng.range(1, 12) as usize;
+                        let run: Vec<Cell> = if rng.chance(1, 2) {
+                            let style = rng.below(2) as u32;
+                            (0..n)
+                                .map(|_| Cell::new(rng.range(97, 99) as u32, style))
+                                .collect()
+                        } else {
+                            (0..n).map(|_| random_cell(&mut rng)).collect()
+                        };
+                        row.write(x, run.iter().copied());
+                        if model.len() < x + n {
+                            model.resize(x + n, Cell::BLANK);
+                        }
+                        model[x..x + n].copy_from_slice(&run);
+                    }
+                    3 => {
+                        let x = rng.below(40) as usize;
+                        row.truncate(x);
+                        model.truncate(x);
+                    }
+                    4 => row.pack(&mut scratch),
+                    5 => {
+                        frozen.clear();
+                        row.freeze_into(80, &mut frozen, &mut scratch);
+                        row = Row::thaw(&frozen, &mut 0, 80);
+                    }
+                    6 => {
+                        row.clear();
+                        model.clear();
+                    }
+                    _ => {
+                        let (x, n) = (rng.below(40) as usize, rng.below(10) as usize);
+                        let want = model.iter().skip(x).take(n).any(|c| c.is_padding());
+                        assert_eq!(row.any_in(x, n, Cell::is_padding), want);
+                    }
+                }
+                let mut read = cells(&row);
+                let trim = |v: &mut Vec<Cell>| {
+                    while v.last() == Some(&Cell::BLANK) {
+                        v.pop();
+                    }
+                };
+                let mut want = model.clone();
+                trim(&mut read);
+                trim(&mut want);
+                assert_eq!(read, want);
+                for (x, c) in want.iter().enumerate() {
+                    assert_eq!(row.get(x), *c, "cell {x}");
+                }
+                let mut each = Vec::new();
+                row.for_each(|c| each.push(c));
+                trim(&mut each);
+                assert_eq!(each, want);
+                if row.is_narrow() {
+                    assert!(model.iter().all(|c| c.width() == 1));
+                }
+            }
+        }
     }
 
     #[test]

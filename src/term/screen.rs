@@ -755,7 +755,7 @@ impl Screen {
 
     /// Before a run is written at `cx`: a wide character it cuts in half loses its other half.
     fn clear_wide_left_of(&mut self, cx: u32, y: u32) {
-        if cx == 0 {
+        if cx == 0 || self.grid.is_narrow(y) {
             return;
         }
         let mut x = cx;
@@ -781,6 +781,9 @@ impl Screen {
     }
 
     fn clear_padding_from(&mut self, from: u32, y: u32) {
+        if self.grid.is_narrow(y) {
+            return;
+        }
         for x in from..self.sx() {
             if !self.grid.get_cell(x, y).is_padding() {
                 break;
@@ -824,8 +827,8 @@ impl Screen {
             return;
         }
         let (cx, y) = (self.cx, self.grid.hsize + self.cy);
-        let now = self.grid.get_cell(cx, y);
-        let overwrote = self.overwrite(now, width);
+        // On a line with no wide characters there is nothing for the new one to cut.
+        let overwrote = !self.grid.is_narrow(y) && self.overwrite(self.grid.get_cell(cx, y), width);
         for x in cx + 1..cx + width {
             self.grid.set_cell(x, y, Cell::PAD);
         }
