@@ -199,11 +199,10 @@ impl Row {
     }
 
     /// Opens the row for writing with its cells decoded at least up to `x` (all of them when
-    /// it stores no more): the rest stay in the packed bytes as its tail.
-    fn expand_to(&mut self, x: usize) -> &mut Expanded {
+    /// it stores no more): the rest stay in the packed bytes as its tail. A row opened here
+    /// has room for `room` cells.
+    fn expand_to(&mut self, x: usize, room: usize) -> &mut Expanded {
         let (packed, total) = (&self.packed, packed_len(&self.packed));
-        // Room for the line's allocated size at once: writes fill it (see `Row::write`).
-        let room = total.max(self.size as usize);
         let e = self
             .expanded
             .get_or_insert_with(|| opened(room, false, true));
@@ -222,7 +221,8 @@ impl Row {
     /// The stored cells for arbitrary editing (the row counts as changed).
     pub fn cells_mut(&mut self) -> &mut Vec<Cell> {
         self.narrow = false;
-        let e = self.expand_to(usize::MAX);
+        let total = packed_len(&self.packed);
+        let e = self.expand_to(usize::MAX, total);
         e.changed = true;
         &mut e.cells
     }
@@ -267,10 +267,10 @@ impl Row {
         // line of coloured text from about six reallocations to two or three.
         let size = self.size as usize;
         let packed_len = packed_len(&self.packed);
-        let e = self.expand_to(x);
+        let end = x + cells.len();
+        let e = self.expand_to(x, end.max(size));
         e.changed = true;
         let v = &mut e.cells;
-        let end = x + cells.len();
         if v.capacity() < end {
             v.reserve_exact(end.max(size) - v.len());
         }
@@ -296,7 +296,7 @@ impl Row {
     /// the rest of the stored cells would.
     pub fn truncate(&mut self, x: usize) {
         if x < self.stored_len() {
-            let e = self.expand_to(x);
+            let e = self.expand_to(x, x);
             e.cells.truncate(x);
             e.tail = false;
             e.changed = true;
@@ -1016,7 +1016,7 @@ mod tests {
             r
         };
         let mut unchanged = packed(row_of(&text));
-        unchanged.expand_to(usize::MAX);
+        unchanged.expand_to(usize::MAX, 0);
         let mut cleared = packed(row_of(&text));
         cleared.clear();
         let bodies = [
