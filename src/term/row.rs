@@ -25,7 +25,7 @@
 //! packed bytes as its *tail*, read from there, and are decoded only when a write skips past
 //! them or the row is packed with them. A line redrawn from its start and ended by an erase
 //! (`ESC [K`), as agent TUIs redraw their live region, decodes none of the cells it replaces:
-//! `redraw`'s frames take 1.15x fewer instructions (BENCHMARKS.md, "Parse cost"). Since a
+//! `redraw`'s frames take 1.13x fewer instructions (BENCHMARKS.md, "Parse cost"). Since a
 //! write looks at the cells around it for halves of wide characters it cuts, and in a tail
 //! each look walks the segments, a row knows when it holds no wide character (`narrow`, kept
 //! by every write and found again by every pack and thaw) and is then spared the looks.
@@ -258,7 +258,6 @@ impl Row {
         if !changed && self.holds(x, cells.clone()) {
             return;
         }
-        // Free for ASCII runs: their cells are known narrow once inlined.
         if self.narrow && cells.clone().any(|c| c.width() != 1) {
             self.narrow = false;
         }
