@@ -537,11 +537,7 @@ impl Row {
     pub fn frozen_names(bytes: &[u8], at: &mut usize, f: &mut impl FnMut(Cell)) {
         let head = FrozenHead::read(bytes, at, 0);
         if head.flags & FROZEN_CELLS != 0 {
-            let end = *at + packed_extent(&bytes[*at..], |_| {});
-            for seg in Segments::new(&bytes[*at..end]) {
-                seg.name_cells(0..seg.len(), f);
-            }
-            *at = end;
+            *at += packed_extent(&bytes[*at..], |seg| seg.name_cells(0..seg.len(), f));
         }
     }
 
