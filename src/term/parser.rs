@@ -474,12 +474,13 @@ impl Parser {
         if params.len() > PARAM_LIMIT {
             return 0;
         }
-        let sgr = fin == b'm' && interm_len == 0;
-        if let Some(effect) = sgr.then(|| self.sgr_effect(screen, params)).flatten() {
-            effect.apply(&mut self.pen.style);
-            // As every sequence `csi_dispatch` handles.
-            self.last = None;
-            return i + 1;
+        if fin == b'm' && interm_len == 0 {
+            if let Some(effect) = self.sgr_effect(screen, &bytes[params_start..], params.len()) {
+                effect.apply(&mut self.pen.style);
+                // As every sequence `csi_dispatch` handles.
+                self.last = None;
+                return i + 1;
+            }
         }
         self.dispatch_whole(screen, params, interm, interm_len, fin);
         i + 1
@@ -501,23 +502,29 @@ impl Parser {
         self.csi_dispatch(screen, fin);
     }
 
-    /// What the SGR sequence with parameters `params` does to the pen (see `sgr.rs`), found
-    /// by dispatching it on the probe styles if it is not remembered. None for a sequence
-    /// that is ignored whole (its parameters overflow): it does not even forget the last
-    /// character.
-    fn sgr_effect(&mut self, screen: &mut Screen, params: &[u8]) -> Option<SgrEffect> {
-        sgr::remembered(params, || {
-            let (pen, last) = (self.pen.style, self.last);
-            let mut handled = true;
-            let results = SgrEffect::PROBES.map(|probe| {
-                (self.pen.style, self.last) = (probe, Some(b'x'));
-                self.dispatch_whole(screen, params, [0; INTERM_LIMIT], 0, b'm');
-                handled &= self.last.is_none();
-                self.pen.style
-            });
-            (self.pen.style, self.last) = (pen, last);
-            handled.then(|| SgrEffect::from_probes(results)).flatten()
-        })
+    /// What the SGR sequence whose `len` parameter bytes start `input` does to the pen (see
+    /// `sgr.rs`), found by dispatching it on the probe styles if it is not remembered. None for
+    /// a sequence that is ignored whole (its parameters overflow): it does not even forget the
+    /// last character.
+    #[inline]
+    fn sgr_effect(&mut self, screen: &mut Screen, input: &[u8], len: usize) -> Option<SgrEffect> {
+        sgr::remembered(input, len, || self.find_sgr_effect(screen, &input[..len]))
+    }
+
+    /// What the SGR sequence with parameters `params` does to the pen, found by dispatching it
+    /// on the probe styles.
+    #[inline(never)]
+    fn find_sgr_effect(&mut self, screen: &mut Screen, params: &[u8]) -> Option<SgrEffect> {
+        let (pen, last) = (self.pen.style, self.last);
+        let mut handled = true;
+        let results = SgrEffect::PROBES.map(|probe| {
+            (self.pen.style, self.last) = (probe, Some(b'x'));
+            self.dispatch_whole(screen, params, [0; INTERM_LIMIT], 0, b'm');
+            handled &= self.last.is_none();
+            self.pen.style
+        });
+        (self.pen.style, self.last) = (pen, last);
+        handled.then(|| SgrEffect::from_probes(results)).flatten()
     }
 
     fn step(&mut self, screen: &mut Screen, b: u8) {

@@ -20,15 +20,22 @@ use std::cell::RefCell;
 
 use super::cell::Style;
 
-/// What an SGR sequence does to a style, whatever the style was.
+/// What an SGR sequence does to a style, whatever the style was: each colour set to its value
+/// here or, [`KEPT`], kept. Sixteen bytes, which the parser copies out of the memo and loads
+/// whole: with `Option` colours (28 bytes) the copy was stored in pieces and loaded across them,
+/// which stalled on store forwarding (an eighth of `Parser::csi_whole`'s samples, `perf record`
+/// on `examples/replay` with `redraw`'s frames).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SgrEffect {
-    fg: Option<u32>,
-    bg: Option<u32>,
-    us: Option<u32>,
+    fg: u32,
+    bg: u32,
+    us: u32,
     keep: u16,
     set: u16,
 }
+
+/// A colour an effect keeps (no colour is this: the highest byte holds only a kind's flag).
+const KEPT: u32 = u32::MAX;
 
 /// Colours no SGR sequence sets (the highest byte of a colour holds only its kind's flag).
 const PROBE_COLOURS: [u32; 3] = [0xf000_0001, 0xf000_0002, 0xf000_0003];
@@ -44,14 +51,14 @@ impl SgrEffect {
 
     /// The effect that turns each of [`SgrEffect::PROBES`] into `results`' style, if one does.
     pub fn from_probes(results: [Style; 3]) -> Option<SgrEffect> {
-        let colour = |get: fn(&Style) -> u32| -> Option<Option<u32>> {
+        let colour = |get: fn(&Style) -> u32| -> Option<u32> {
             let after = results.map(|s| get(&s));
             if after == PROBE_COLOURS {
-                Some(None)
+                Some(KEPT)
             } else {
                 let set = after[0];
-                (after.iter().all(|&c| c == set) && !PROBE_COLOURS.contains(&set))
-                    .then_some(Some(set))
+                (after.iter().all(|&c| c == set) && !PROBE_COLOURS.contains(&set) && set != KEPT)
+                    .then_some(set)
             }
         };
         let set = results[0].attr;
@@ -72,9 +79,10 @@ impl SgrEffect {
 
     #[inline]
     pub fn apply(self, style: &mut Style) {
-        style.fg = self.fg.unwrap_or(style.fg);
-        style.bg = self.bg.unwrap_or(style.bg);
-        style.us = self.us.unwrap_or(style.us);
+        let colour = |set: u32, was: u32| if set == KEPT { was } else { set };
+        style.fg = colour(self.fg, style.fg);
+        style.bg = colour(self.bg, style.bg);
+        style.us = colour(self.us, style.us);
         style.attr = (style.attr & self.keep) | self.set;
     }
 }
@@ -104,14 +112,37 @@ thread_local! {
     static MEMO: RefCell<Memo> = const { RefCell::new(Memo { entries: [None; 1 << MEMO_BITS] }) };
 }
 
-fn key(params: &[u8]) -> Option<Key> {
-    if params.len() > KEY_BYTES {
+/// The key of the `len` parameter bytes at the start of `input`, loaded as two words and
+/// masked when `input` runs on for 16 bytes (as it does but at the end of a read). Copying the
+/// parameters into a zeroed buffer and loading that stalled on store forwarding: a third of
+/// the lookup's samples in a server running `bench/scale.sh redraw 200` (`perf record`).
+fn key(input: &[u8], len: usize) -> Option<Key> {
+    if len > KEY_BYTES {
         return None;
     }
     let mut padded = [0u8; KEY_BYTES];
-    padded[..params.len()].copy_from_slice(params);
-    let word = |i: usize| u64::from_le_bytes(padded[i * 8..i * 8 + 8].try_into().unwrap());
-    Some(([word(0), word(1)], params.len() as u8))
+    let loaded = match input.get(..KEY_BYTES) {
+        Some(loaded) => loaded,
+        None => {
+            padded[..len].copy_from_slice(&input[..len]);
+            &padded
+        }
+    };
+    let word = |i: usize| u64::from_le_bytes(loaded[i * 8..i * 8 + 8].try_into().unwrap());
+    let words = [
+        word(0) & low_bytes(len),
+        word(1) & low_bytes(len.saturating_sub(8)),
+    ];
+    Some((words, len as u8))
+}
+
+/// A mask of the low `n` bytes of a word.
+fn low_bytes(n: usize) -> u64 {
+    if n >= 8 {
+        u64::MAX
+    } else {
+        (1u64 << (8 * n)) - 1
+    }
 }
 
 fn slot((words, len): &Key) -> usize {
@@ -120,11 +151,20 @@ fn slot((words, len): &Key) -> usize {
     (mixed >> (64 - MEMO_BITS)) as usize
 }
 
-/// The effect of the SGR sequence with parameters `params` if it is remembered, or found by
-/// `find` because it came before. None when it is new (or too long to remember, or `find`
-/// finds none): the parser parses it.
-pub fn remembered(params: &[u8], find: impl FnOnce() -> Option<SgrEffect>) -> Option<SgrEffect> {
-    let key = key(params)?;
+/// The effect of the SGR sequence whose `len` parameter bytes start `input` if it is
+/// remembered, or found by `find` because it came before. None when it is new (or too long to
+/// remember, or `find` finds none): the parser parses it.
+///
+/// Inlined into the parser's loop, with finding an effect kept out of it: returned from a call,
+/// the effect was loaded whole from memory while its pieces were still being stored, which
+/// stalled on store forwarding (a quarter of `Parser::csi_whole`'s samples in the same profile).
+#[inline]
+pub fn remembered(
+    input: &[u8],
+    len: usize,
+    find: impl FnOnce() -> Option<SgrEffect>,
+) -> Option<SgrEffect> {
+    let key = key(input, len)?;
     let slot = slot(&key);
     let seen = MEMO.with_borrow_mut(|memo| match &mut memo.entries[slot] {
         Some((k, effect)) if *k == key => Some(*effect),
@@ -133,11 +173,18 @@ pub fn remembered(params: &[u8], find: impl FnOnce() -> Option<SgrEffect>) -> Op
             None
         }
     })?;
-    seen.or_else(|| {
-        let effect = find()?;
-        MEMO.with_borrow_mut(|memo| memo.entries[slot] = Some((key, Some(effect))));
-        Some(effect)
-    })
+    match seen {
+        Some(effect) => Some(effect),
+        None => remember(slot, key, find),
+    }
+}
+
+/// Finds the effect of a sequence seen for the second time and remembers it.
+#[cold]
+fn remember(slot: usize, key: Key, find: impl FnOnce() -> Option<SgrEffect>) -> Option<SgrEffect> {
+    let effect = find()?;
+    MEMO.with_borrow_mut(|memo| memo.entries[slot] = Some((key, Some(effect))));
+    Some(effect)
 }
 
 #[cfg(test)]
@@ -193,7 +240,7 @@ mod tests {
         };
         let mut finds = 0;
         for time in 0..4 {
-            let found = remembered(b"31;;;", || {
+            let found = remembered(b"31;;;", 5, || {
                 finds += 1;
                 effect(1)
             });
@@ -202,10 +249,26 @@ mod tests {
         }
         assert_eq!(finds, 1);
         // Another sequence, even one whose bytes pad alike, is not taken for the one remembered.
-        assert_eq!(remembered(b"31;;;;", || unreachable!()), None);
-        assert_eq!(remembered(b"31;;;;", || effect(2)), effect(2));
+        assert_eq!(remembered(b"31;;;;", 6, || unreachable!()), None);
+        assert_eq!(remembered(b"31;;;;", 6, || effect(2)), effect(2));
+        // The same parameters with more input after them are the same sequence.
+        let more = b"31;;;;mtext that follows";
+        assert_eq!(remembered(more, 6, || unreachable!()), effect(2));
         // Too long to remember: left to the parser, which parses it as it comes.
         let long = b"38;2;255;255;255;1";
-        assert_eq!(remembered(long, || unreachable!()), None);
+        assert_eq!(remembered(long, long.len(), || unreachable!()), None);
+    }
+
+    #[test]
+    fn keys_are_the_parameters_alone_whatever_input_follows() {
+        let input = b"38;2;215;119;87;1m\x1b[39mWorking";
+        for len in 0..=KEY_BYTES {
+            let alone = key(&input[..len], len);
+            assert_eq!(key(input, len), alone, "{len} bytes, loaded as words");
+            let mut other = input.to_vec();
+            other[len..].iter_mut().for_each(|b| *b = !*b);
+            assert_eq!(key(&other, len), alone, "{len} bytes, other bytes after");
+        }
+        assert_ne!(key(b"31;;", 4), key(b"31;", 3));
     }
 }
