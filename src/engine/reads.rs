@@ -36,7 +36,7 @@
 //!
 //! The engine tells the host which terminals someone waits on (`Watch::prompt`: shown by an
 //! attached client, piped, busy, or with input to write). The host may hold back the others'
-//! events for a moment to report many together (the server: up to 20 ms), which changes what
+//! events for a moment to report many together (the server: up to 50 ms), which changes what
 //! a frame read when reported costs, not what anyone sees.
 //!
 //! A queue of [`BUSY_BYTES`] when the pane reports output makes it busy at once, and where the
