@@ -14,15 +14,47 @@
 #
 #     bench/line_writer.sh [seq|python|cat|prompt|blank ...]     # default: all five
 #
-# Needs tmux, python3, and zeropty built (cargo build --release --bins --examples).
+# BESIDE=N runs N sessions beside the writer's, each redrawing a frame a second
+# (bench/replay.c redraw, at phases spread over the second), started 2 s before it: a writer
+# that starts while many programs nobody waits on report their frames, whose reports zeropty
+# gathers (src/server.rs, GATHER_MS).
+#
+# Needs tmux, python3, gcc, and zeropty built (cargo build --release --bins --examples).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 bin=${ZEROPTY_BIN:-$here/target/release/zeropty}
 rounds=${ROUNDS:-2}
+beside=${BESIDE:-0}
 work=$(mktemp -d)
 export ZEROPTY_TMPDIR=$work TMUX_TMPDIR=$work
 trap 'tmux -L lw kill-server 2>/dev/null; "$bin" -L lw kill-server 2>/dev/null; rm -rf "$work"' EXIT
 "$(dirname "$bin")/examples/gen_colour_log" "$work/colour.log" >/dev/null
+if ((beside > 0)); then
+	gcc -O2 -Wall -Wextra -Werror -o "$work/replay" "$here/bench/replay.c"
+fi
+
+# on SERVER ARGS...: runs a command of SERVER's program against the bench's server.
+on() {
+	case $1 in
+	tmux) tmux -L lw -f /dev/null "${@:2}" ;;
+	zeropty) "$bin" -L lw -f /dev/null "${@:2}" ;;
+	esac
+}
+
+# start_beside SERVER: starts the BESIDE sessions, 50 to a command, and lets them run 2 s.
+start_beside() {
+	local i args=()
+	((beside > 0)) || return 0
+	for ((i = 0; i < beside; i++)); do
+		((i % 50 == 0)) || args+=(';')
+		args+=(new-session -d -s "b$i" -x 220 -y 80 "exec $work/replay redraw $(printf '0.%03d' $((i * 618 % 1000)))")
+		if ((i % 50 == 49 || i == beside - 1)); then
+			on "$1" "${args[@]}"
+			args=()
+		fi
+	done
+	sleep 2
+}
 
 writer() { # KIND: the command that writes
 	case $1 in
@@ -40,20 +72,15 @@ run() {
 	cmd=""
 	case $2 in prompt | blank) cmd="printf '\$ '; sleep 0.05; " ;; esac
 	cmd+="s=\$(date +%s%N); $(writer "$2"); e=\$(date +%s%N); echo \$(((e - s) / 1000000)) >$out; exec sleep 100"
-	case $1 in
-	tmux) tmux -L lw -f /dev/null new-session -d -x 220 -y 80 "$cmd" ;;
-	zeropty) "$bin" -L lw -f /dev/null new-session -d -x 220 -y 80 "$cmd" ;;
-	esac
+	start_beside "$1"
+	on "$1" new-session -d -x 220 -y 80 "$cmd"
 	while [ ! -s "$out" ]; do sleep 0.05; done
 	cat "$out"
-	case $1 in
-	tmux) tmux -L lw kill-server ;;
-	zeropty) "$bin" -L lw kill-server ;;
-	esac
+	on "$1" kill-server
 }
 
 [ $# -gt 0 ] || set -- seq python cat prompt blank
-echo "bench/line_writer.sh $*: $(date -u '+%Y-%m-%d %H:%M UTC'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "bench/line_writer.sh $*: $(date -u '+%Y-%m-%d %H:%M UTC'), load average $(cut -d' ' -f1-3 /proc/loadavg), $beside sessions beside"
 echo "writer's own time, ms, per round (tmux first in each round)"
 for kind in "$@"; do
 	t=() z=()
