@@ -512,7 +512,8 @@ impl Parser {
     }
 
     /// What the SGR sequence with parameters `params` does to the pen, found by dispatching it
-    /// on the probe styles.
+    /// on the probe styles. Out of line: it runs once a sequence, and inlined its three
+    /// dispatches would bloat the loop `sgr::remembered` is inlined into.
     #[inline(never)]
     fn find_sgr_effect(&mut self, screen: &mut Screen, params: &[u8]) -> Option<SgrEffect> {
         let (pen, last) = (self.pen.style, self.last);
