@@ -485,3 +485,59 @@ fn formats_show_what_sessions_cost() {
     zp.ok(&["set-buffer", "-b", "b", &"x".repeat(10_000)]);
     assert!(bytes("small", "#{server_memory}") >= sessions + 10_000);
 }
+
+/// With every descriptor in use, a session that cannot start says why as tmux does, and
+/// connections the server cannot accept yet do not make it spin: it stops watching its socket
+/// for a second (as tmux does) and serves them once descriptors are free again.
+#[test]
+fn a_server_out_of_descriptors_refuses_sessions_and_waits_for_connections() {
+    const FILES: u64 = 48;
+    let zp = Zp::new("nofile").with_open_file_limit(FILES);
+    zp.ok(&["new-session", "-d", "-s", "s0", "exec sleep 100"]);
+    let pid = zp.ok(&["display-message", "-p", "#{pid}"]);
+    let mut started = 1;
+    let refusal = loop {
+        let name = format!("s{started}");
+        let o = zp.cmd(&["new-session", "-d", "-s", &name, "exec sleep 100"]);
+        if !o.status.success() {
+            break stderr(&o);
+        }
+        started += 1;
+        assert!(
+            started < FILES,
+            "{started} sessions with {FILES} descriptors"
+        );
+    };
+    assert_eq!(
+        refusal,
+        "create window failed: fork failed: Too many open files\n"
+    );
+    // Connections that take the last descriptors, and more that wait to be accepted.
+    let held: Vec<_> = (0..8)
+        .map(|_| std::os::unix::net::UnixStream::connect(zp.socket()).unwrap())
+        .collect();
+    let cpu_ticks = || {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", pid.trim())).unwrap();
+        let after_name = &stat[stat.rfind(')').unwrap() + 2..];
+        let fields: Vec<u64> = after_name
+            .split(' ')
+            .skip(11)
+            .take(2)
+            .map(|f| f.parse().unwrap())
+            .collect();
+        fields[0] + fields[1]
+    };
+    std::thread::sleep(Duration::from_millis(200));
+    let before = cpu_ticks();
+    std::thread::sleep(Duration::from_secs(2));
+    let spent = cpu_ticks() - before;
+    // A server that spins on its socket takes a core (200 ticks in 2 s, or its share of a
+    // busy machine); one that waits takes next to none.
+    assert!(
+        spent < 40,
+        "{spent} ticks of CPU in 2 s while out of descriptors"
+    );
+    drop(held);
+    let listed = zp.ok(&["list-sessions", "-F", "#{session_name}"]);
+    assert_eq!(listed.lines().count(), started as usize);
+}

@@ -2,6 +2,7 @@
 //! `ZEROPTY_TMPDIR`, so tests never meet each other's servers; the server is killed and the
 //! directory removed when the namespace is dropped.
 
+use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
@@ -11,6 +12,8 @@ pub struct Zp {
     shell: Option<&'static str>,
     /// More environment for every command (and so for the server the first one starts).
     env: Vec<(&'static str, &'static str)>,
+    /// The open-file limit (soft and hard) of every command, and so of the server.
+    open_file_limit: Option<u64>,
 }
 
 impl Zp {
@@ -23,6 +26,7 @@ impl Zp {
             dir,
             shell: None,
             env: Vec::new(),
+            open_file_limit: None,
         }
     }
 
@@ -36,6 +40,12 @@ impl Zp {
     /// environment.
     pub fn with_env(mut self, key: &'static str, value: &'static str) -> Zp {
         self.env.push((key, value));
+        self
+    }
+
+    /// Commands of this namespace, and the server they start, may open `files` descriptors.
+    pub fn with_open_file_limit(mut self, files: u64) -> Zp {
+        self.open_file_limit = Some(files);
         self
     }
 
@@ -63,6 +73,22 @@ impl Zp {
             command.env("SHELL", shell);
         }
         command.envs(self.env.iter().copied());
+        if let Some(files) = self.open_file_limit {
+            let limit = libc::rlimit {
+                rlim_cur: files,
+                rlim_max: files,
+            };
+            // SAFETY: setrlimit is async-signal-safe and reads a struct copied into the closure.
+            unsafe {
+                command.pre_exec(move || {
+                    if libc::setrlimit(libc::RLIMIT_NOFILE, &limit) == 0 {
+                        Ok(())
+                    } else {
+                        Err(std::io::Error::last_os_error())
+                    }
+                });
+            }
+        }
         command.output().unwrap()
     }
 

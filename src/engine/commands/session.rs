@@ -105,7 +105,8 @@ fn new_session(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), Str
             cols,
             rows,
         },
-    )?;
+    )
+    .map_err(|err| format!("create window failed: {err}"))?;
     session.insert_window(window);
     let format = args.get('F').unwrap_or("#{session_name}:").to_string();
     let pane_id = session.windows[0].pane.id;
