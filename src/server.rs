@@ -482,8 +482,11 @@ impl Server {
 
     /// Watches the listener again once its pause is over.
     fn resume_accepting(&mut self) {
+        let Some(due) = self.accept_resumes_at else {
+            return;
+        };
         let now = self.engine.host.now_ms();
-        if self.accept_resumes_at.is_none_or(|t| now < t) {
+        if now < due {
             return;
         }
         self.accept_resumes_at = None;
