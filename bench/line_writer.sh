@@ -1,7 +1,9 @@
 #!/bin/bash
 # How fast a program writes when zeropty puts off reading quiet sessions: one session runs a
 # writer that times itself (from before its first write to after its last), under tmux and
-# under zeropty alternately, ROUNDS times (default 2). Writers:
+# under zeropty alternately, ROUNDS times (default 2). Each round prints the writer's time,
+# the server's CPU time meanwhile, and the whole machine's (every core's, so the writer's own
+# and the kernel's work for tmux's PTY count too), in ms. Writers:
 #
 #   seq     seq 1 200000: a line per write under a line-buffered terminal
 #   python  Python's print(i, flush=True) 100,000 times: a write per 6-byte line
@@ -65,23 +67,47 @@ writer() { # KIND: the command that writes
 	esac
 }
 
-# run SERVER KIND: prints the writer's own time in ms.
+# cpu_ms PID: the process's CPU time so far (user and system), in ms.
+cpu_ms() {
+	local stat
+	stat=$(cat "/proc/$1/stat")
+	stat=${stat##*) }
+	read -ra fields <<<"$stat"
+	echo $(((fields[11] + fields[12]) * 1000 / $(getconf CLK_TCK)))
+}
+
+# machine_ms: the CPU time every core has spent at work so far (user, nice, system, irq and
+# softirq), in ms: with a PTY, part of tmux's work is done by the kernel's worker threads,
+# which its own CPU time does not show.
+machine_ms() {
+	local fields
+	read -ra fields </proc/stat
+	echo $(((fields[1] + fields[2] + fields[3] + fields[6] + fields[7]) * 1000 / $(getconf CLK_TCK)))
+}
+
+# run SERVER KIND: prints the writer's own time, the server's CPU meanwhile and the
+# machine's, in ms, as WRITER/SERVER/MACHINE. The server is started before the writer (with
+# the BESIDE sessions, or an idle one), so its own start is not counted.
 run() {
-	local out=$work/took cmd
+	local out=$work/took cmd pid cpu machine
 	rm -f "$out"
 	cmd=""
 	case $2 in prompt | blank) cmd="printf '\$ '; sleep 0.05; " ;; esac
 	cmd+="s=\$(date +%s%N); $(writer "$2"); e=\$(date +%s%N); echo \$(((e - s) / 1000000)) >$out; exec sleep 100"
 	start_beside "$1"
+	((beside > 0)) || on "$1" new-session -d -s idle "exec sleep 100"
+	pid=$(on "$1" display-message -p '#{pid}')
+	cpu=$(cpu_ms "$pid")
+	machine=$(machine_ms)
 	on "$1" new-session -d -x 220 -y 80 "$cmd"
 	while [ ! -s "$out" ]; do sleep 0.05; done
-	cat "$out"
+	echo "$(cat "$out")/$(($(cpu_ms "$pid") - cpu))/$(($(machine_ms) - machine))"
 	on "$1" kill-server
 }
 
 [ $# -gt 0 ] || set -- seq python cat prompt blank
 echo "bench/line_writer.sh $*: $(date -u '+%Y-%m-%d %H:%M UTC'), load average $(cut -d' ' -f1-3 /proc/loadavg), $beside sessions beside"
-echo "writer's own time, ms, per round (tmux first in each round)"
+echo "writer's own time / the server's CPU / the machine's CPU until it is done, ms, per round (tmux first in each round)"
 for kind in "$@"; do
 	t=() z=()
 	for ((i = 0; i < rounds; i++)); do
