@@ -280,6 +280,7 @@ fn formats_and_lists() {
             Some(&["display-message", "-p", "-t", "beta:", "#{window_name} #{?window_active,active,idle} #{=3:session_name} #{!=:a,b}"]),
             Some(&["display-message", "-p", "-t", "alpha", "#{cursor_x},#{cursor_y} #{history_size}/#{history_limit} #{alternate_on} #{pane_dead} #{pane_in_mode} [#{pane_start_command}] [#{no_such_variable}]"]),
             Some(&["display-message", "-p", "-t", "alpha", "#{cursor_flag}#{insert_flag}#{keypad_cursor_flag}#{keypad_flag}#{wrap_flag}#{origin_flag}#{mouse_any_flag}"]),
+            Some(&["display-message", "-p", "#{uid} #{user} [#{client_uid}] [#{client_user}] #{host} #{host_short}"]),
             Some(&["rename-session", "-t", "alpha", "gamma"]),
             Some(&["list-sessions", "-F", "#{session_name}"]),
             Some(&["kill-session", "-t", "beta"]),

@@ -39,7 +39,7 @@ mod command_fuzz;
 #[cfg(test)]
 mod tests;
 
-use os::{Clock, IoEvent, IoId, Programs};
+use os::{Clock, IoEvent, IoId, Programs, User};
 use pane::Pane;
 use session::Session;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -152,6 +152,8 @@ pub struct Engine {
     /// What the server tells programs in `ZEROPTY` (its socket path).
     pub socket_path: String,
     pub host_name: String,
+    /// Who the server runs as, and so every client.
+    pub user: User,
     pub server_pid: u32,
     pub started: i64,
     /// Which pane each terminal belongs to.
@@ -198,6 +200,7 @@ impl Engine {
         server_pid: u32,
     ) -> Engine {
         let host_name = host.host_name();
+        let user = host.user();
         let started = host.wall_time();
         let shell = host.user_shell(environ.get("SHELL").map(String::as_str));
         Engine {
@@ -214,6 +217,7 @@ impl Engine {
             running_hooks: false,
             socket_path: socket_path.to_string(),
             host_name,
+            user,
             server_pid,
             started,
             panes_by_io: HashMap::new(),

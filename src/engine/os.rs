@@ -82,6 +82,14 @@ pub enum IoEvent {
     Exited,
 }
 
+/// A user, as the `uid` and `user` formats show it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct User {
+    pub id: u32,
+    /// Empty when the password database does not know the id.
+    pub name: String,
+}
+
 pub trait Clock {
     /// Milliseconds on a monotonic clock.
     fn now_ms(&self) -> u64;
@@ -157,6 +165,8 @@ pub trait Programs {
     /// is a shell, else the user's login shell when that is, else /bin/sh.
     fn user_shell(&self, shell_variable: Option<&str>) -> String;
     fn host_name(&self) -> String;
+    /// The user the server runs as (every client is this user: peers are checked).
+    fn user(&self) -> User;
     /// Reads a file for `source-file` and `-f`.
     fn read_file(&self, path: &str) -> io::Result<Vec<u8>>;
     /// Writes (or appends to) a file for `save-buffer`, creating it with mode 0644.

@@ -3,7 +3,7 @@
 //! engine's side of the host contract: when bytes reach programs, when output is read, what
 //! it asks the host to start.
 
-use super::os::{Backend, Clock, IoEvent, IoId, Programs, SpawnRequest, Spawned, Watch};
+use super::os::{Backend, Clock, IoEvent, IoId, Programs, SpawnRequest, Spawned, User, Watch};
 use super::pane::BUSY_BYTES;
 use super::{Engine, Reply, Request};
 use std::cell::RefCell;
@@ -169,6 +169,13 @@ impl Programs for FakeHost {
 
     fn host_name(&self) -> String {
         "fakehost".into()
+    }
+
+    fn user(&self) -> User {
+        User {
+            id: 1000,
+            name: "fakeuser".into(),
+        }
     }
 
     fn read_file(&self, _path: &str) -> io::Result<Vec<u8>> {

@@ -27,7 +27,9 @@ use super::process::{self, Launch, SlotInit};
 use super::pty;
 use super::shim::StateFile;
 use super::sock_diag::SockDiag;
-use crate::engine::os::{Backend, Clock, IoId, PipeId, Programs, SpawnRequest, Spawned, Watch};
+use crate::engine::os::{
+    Backend, Clock, IoId, PipeId, Programs, SpawnRequest, Spawned, User, Watch,
+};
 use crate::engine::tty::{ENV_STATE, ENV_TOKEN, ENV_TTY};
 use std::collections::HashMap;
 use std::io;
@@ -440,6 +442,13 @@ impl Programs for HostOs {
 
     fn host_name(&self) -> String {
         process::host_name()
+    }
+
+    fn user(&self) -> User {
+        User {
+            id: super::socket::my_uid(),
+            name: process::user_name().unwrap_or_default(),
+        }
     }
 
     fn read_file(&self, path: &str) -> io::Result<Vec<u8>> {

@@ -298,6 +298,16 @@ pub fn is_shell(path: &str) -> bool {
 
 /// The user's login shell from the password database.
 pub fn login_shell() -> Option<String> {
+    own_password_field(|entry| entry.pw_shell)
+}
+
+/// The user's name from the password database.
+pub fn user_name() -> Option<String> {
+    own_password_field(|entry| entry.pw_name)
+}
+
+/// A field of this user's entry in the password database.
+fn own_password_field(field: impl Fn(&libc::passwd) -> *const libc::c_char) -> Option<String> {
     // SAFETY: passwd is plain data; all zeros is a valid (empty) value.
     let mut pwd: libc::passwd = unsafe { std::mem::zeroed() };
     let mut buf = vec![0 as libc::c_char; 4096];
@@ -312,12 +322,13 @@ pub fn login_shell() -> Option<String> {
             &mut found,
         )
     };
-    if rc != 0 || found.is_null() || pwd.pw_shell.is_null() {
+    let value = field(&pwd);
+    if rc != 0 || found.is_null() || value.is_null() {
         return None;
     }
-    // SAFETY: pw_shell points into buf, NUL-terminated by getpwuid_r.
-    let shell = unsafe { std::ffi::CStr::from_ptr(pwd.pw_shell) };
-    Some(shell.to_string_lossy().into_owned())
+    // SAFETY: the field points into buf, NUL-terminated by getpwuid_r.
+    let value = unsafe { std::ffi::CStr::from_ptr(value) };
+    Some(value.to_string_lossy().into_owned())
 }
 
 /// The shell tmux would choose (its getshell): `SHELL` when it is a usable shell, else the

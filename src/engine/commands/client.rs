@@ -375,7 +375,8 @@ impl Values for ClientValues<'_> {
                 }
                 f.join(",")
             }
-            "client_uid" | "uid" => crate::sys::socket::my_uid().to_string(),
+            "client_uid" => self.e.user.id.to_string(),
+            "client_user" => self.e.user.name.clone(),
             _ => return self.inner.get(name),
         };
         Some(v)

@@ -61,6 +61,8 @@ pub const VARIABLES: &[&str] = &[
     "session_windows",
     "socket_path",
     "start_time",
+    "uid",
+    "user",
     "version",
     "window_active",
     "window_height",
@@ -242,6 +244,8 @@ impl Values for FormatValues<'_> {
             "host_short" => e.host_name.split('.').next().unwrap_or("").to_string(),
             "pid" => e.server_pid.to_string(),
             "socket_path" => e.socket_path.clone(),
+            "uid" => e.user.id.to_string(),
+            "user" => e.user.name.clone(),
             "start_time" => e.started.to_string(),
             "version" => env!("CARGO_PKG_VERSION").to_string(),
             "server_memory" => {
