@@ -997,6 +997,8 @@ const VARIABLE_DOCS: &[(&str, &str)] = &[
         "start_time",
         "When the server started, in seconds since the epoch.",
     ),
+    ("uid", "The id of the user the server runs as."),
+    ("user", "The name of the user the server runs as."),
     ("version", "zeropty's version."),
     (
         "window_active",
