@@ -924,7 +924,19 @@ const ACTED_ON: &[(&str, &str)] = &[
 
 /// What each format variable holds.
 const VARIABLE_DOCS: &[(&str, &str)] = &[
+    (
+        "active_window_index",
+        "The index of the session's current window.",
+    ),
     ("alternate_on", "1 if the pane shows its alternate screen."),
+    (
+        "alternate_saved_x",
+        "The cursor's column when the alternate screen came on (4294967295 before any).",
+    ),
+    (
+        "alternate_saved_y",
+        "The cursor's row when the alternate screen came on (4294967295 before any).",
+    ),
     ("cursor_character", "The character under the cursor."),
     ("cursor_flag", "1 if the cursor is visible."),
     ("cursor_x", "The cursor's column, from 0."),
@@ -939,6 +951,10 @@ const VARIABLE_DOCS: &[(&str, &str)] = &[
         "1 if the cursor keys are in application mode.",
     ),
     ("keypad_flag", "1 if the keypad is in application mode."),
+    (
+        "last_window_index",
+        "The highest window index in the session.",
+    ),
     ("origin_flag", "1 if origin mode is on."),
     (
         "pane_active",
@@ -970,6 +986,7 @@ const VARIABLE_DOCS: &[(&str, &str)] = &[
         "pane_start_command",
         "The command the pane was started with.",
     ),
+    ("pane_start_path", "The directory the pane was started in."),
     ("pane_title", "The pane's title, as the program set it."),
     (
         "pane_tty",
@@ -977,6 +994,14 @@ const VARIABLE_DOCS: &[(&str, &str)] = &[
     ),
     ("pane_width", "The pane's columns."),
     ("pid", "The server's process id."),
+    (
+        "scroll_region_lower",
+        "The last row of the pane's scroll region, from 0.",
+    ),
+    (
+        "scroll_region_upper",
+        "The first row of the pane's scroll region, from 0.",
+    ),
     (
         "session_activity",
         "When the session was last active, in seconds since the epoch.",

@@ -212,6 +212,16 @@ impl Terminal {
         self.screen.alternate_on()
     }
 
+    /// See [`Screen::alternate_saved_cursor`].
+    pub fn alternate_saved_cursor(&self) -> (u32, u32) {
+        self.screen.alternate_saved_cursor()
+    }
+
+    /// The scroll region's first and last rows.
+    pub fn scroll_region(&self) -> (u32, u32) {
+        (self.screen.rupper, self.screen.rlower)
+    }
+
     pub fn mode(&self) -> u32 {
         self.screen.mode
     }

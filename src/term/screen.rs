@@ -153,6 +153,12 @@ impl Screen {
         self.saved.is_some()
     }
 
+    /// Where the cursor was when the alternate screen came on, to go back to when it goes off
+    /// (`u32::MAX` for each before any alternate screen, as tmux).
+    pub fn alternate_saved_cursor(&self) -> (u32, u32) {
+        (self.saved_cx, self.saved_cy)
+    }
+
     /// The primary screen saved while the alternate screen is on (`capture-pane -a`).
     pub fn saved_grid(&self) -> Option<&Grid> {
         self.saved.as_deref()

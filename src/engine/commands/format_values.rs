@@ -24,7 +24,10 @@ pub const ROW_VARIABLES: &[&str] = &["cursor_character", "history_bytes"];
 
 /// Variables `display-message -a` lists.
 pub const VARIABLES: &[&str] = &[
+    "active_window_index",
     "alternate_on",
+    "alternate_saved_x",
+    "alternate_saved_y",
     "cursor_character",
     "cursor_flag",
     "cursor_x",
@@ -36,6 +39,7 @@ pub const VARIABLES: &[&str] = &[
     "insert_flag",
     "keypad_cursor_flag",
     "keypad_flag",
+    "last_window_index",
     "origin_flag",
     "pane_active",
     "pane_current_command",
@@ -49,10 +53,13 @@ pub const VARIABLES: &[&str] = &[
     "pane_pid",
     "pane_pipe",
     "pane_start_command",
+    "pane_start_path",
     "pane_title",
     "pane_tty",
     "pane_width",
     "pid",
+    "scroll_region_lower",
+    "scroll_region_upper",
     "session_activity",
     "session_attached",
     "session_created",
@@ -291,6 +298,9 @@ impl FormatValues<'_> {
                 "session_activity" => Some(s.activity.to_string()),
                 "session_attached" => Some(s.attached.to_string()),
                 "session_windows" => Some(s.windows.len().to_string()),
+                "active_window_index" => Some(s.current_window().index.to_string()),
+                // The highest index (windows are kept in index order).
+                "last_window_index" => s.windows.last().map(|w| w.index.to_string()),
                 "session_path" => Some(s.cwd.clone()),
                 "session_memory" => Some(session_memory(s).to_string()),
                 "session_memory_cold" => {
@@ -425,6 +435,11 @@ impl FormatValues<'_> {
             "pane_memory_state" => p.fold.state_name(t.is_frozen()).to_string(),
             "pane_bytes_read" => p.bytes_read.to_string(),
             "alternate_on" => flag(t.alternate_on()),
+            "alternate_saved_x" => t.alternate_saved_cursor().0.to_string(),
+            "alternate_saved_y" => t.alternate_saved_cursor().1.to_string(),
+            "scroll_region_upper" => t.scroll_region().0.to_string(),
+            "scroll_region_lower" => t.scroll_region().1.to_string(),
+            "pane_start_path" => p.start_cwd.clone(),
             _ => return None,
         })
     }
