@@ -937,6 +937,7 @@ const VARIABLE_DOCS: &[(&str, &str)] = &[
         "alternate_saved_y",
         "The cursor's row when the alternate screen came on (4294967295 before any).",
     ),
+    ("command", "The name of the command whose format this is."),
     ("cursor_character", "The character under the cursor."),
     ("cursor_flag", "1 if the cursor is visible."),
     ("cursor_x", "The cursor's column, from 0."),

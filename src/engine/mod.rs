@@ -152,6 +152,8 @@ pub struct Engine {
     /// What the server tells programs in `ZEROPTY` (its socket path).
     pub socket_path: String,
     pub host_name: String,
+    /// The command being run, for `#{command}`.
+    pub running_command: Option<&'static str>,
     /// Who the server runs as, and so every client.
     pub user: User,
     pub server_pid: u32,
@@ -218,6 +220,7 @@ impl Engine {
             socket_path: socket_path.to_string(),
             host_name,
             user,
+            running_command: None,
             server_pid,
             started,
             panes_by_io: HashMap::new(),

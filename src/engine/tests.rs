@@ -1316,3 +1316,33 @@ fn a_window_fits_the_allocators_1792_byte_class() {
     let size = std::mem::size_of::<super::session::Window>();
     assert!(size <= 1792, "a window takes {size} bytes");
 }
+
+/// `#{command}` is the name of the command a format belongs to, a command run by another
+/// sees its own, and `display-message -a` lists it after its target's variables, as tmux.
+#[test]
+fn formats_know_their_command() {
+    let (mut e, _) = engine("/bin/sh");
+    session(&mut e);
+    assert_eq!(
+        ok(&mut e, &["display-message", "-p", "#{command}"]),
+        "display-message\n"
+    );
+    assert_eq!(
+        ok(
+            &mut e,
+            &["list-sessions", "-F", "#{command} #{user} #{uid}"]
+        ),
+        "list-sessions fakeuser 1000\n"
+    );
+    assert_eq!(
+        ok(&mut e, &["if-shell", "-F", "1", "display -p '#{command}'"]),
+        "display-message\n"
+    );
+    let listed = ok(&mut e, &["display-message", "-a"]);
+    assert_eq!(listed.lines().last(), Some("command=display-message"));
+    assert_eq!(
+        listed.lines().filter(|l| l.starts_with("command=")).count(),
+        1
+    );
+    assert!(e.running_command.is_none(), "left set after the command");
+}

@@ -161,7 +161,11 @@ pub fn run(e: &mut Engine, ctx: &mut Ctx<'_>, argv: &[String]) -> Result<(), Str
     };
     let args = parse_args(&spec, &argv[1..]).map_err(|err| err.message(def.name, def.usage))?;
     window::refresh_names(e);
-    (def.run)(e, ctx, &args)?;
+    // Commands run commands (if-shell, hooks): each sees its own name, then its caller's.
+    let caller = e.running_command.replace(def.name);
+    let ran = (def.run)(e, ctx, &args);
+    e.running_command = caller;
+    ran?;
     options::after_hook(e, ctx, def.name, &args);
     Ok(())
 }

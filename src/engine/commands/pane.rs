@@ -165,7 +165,10 @@ fn display_message(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(),
     }
     if args.has('a') {
         let values = FormatValues::new(e, f);
-        for name in VARIABLES {
+        // As tmux, the command's own name comes after the variables of its target.
+        let (of_target, of_command): (Vec<&str>, Vec<&str>) =
+            VARIABLES.iter().partition(|&&name| name != "command");
+        for name in of_target.into_iter().chain(of_command) {
             if let Some(v) = values.get(name) {
                 ctx.print(&format!("{name}={v}"));
             }
