@@ -2093,3 +2093,62 @@ fn windows_follow_the_running_command() {
         ],
     );
 }
+
+/// `display-message -a` lists the variables tmux's lists, in its order, but for those zeropty
+/// leaves unset (the choose modes' templates, the configuration files, the history's bytes by
+/// kind, the last attach), with the same values where two servers can agree.
+#[test]
+fn display_all_lists_tmuxs_variables() {
+    const UNSET: &[&str] = &[
+        "buffer_mode_format",
+        "client_mode_format",
+        "config_files",
+        "history_all_bytes",
+        "session_last_attached",
+        "tree_mode_format",
+    ];
+    // Values that differ between any two servers.
+    const VOLATILE: &[&str] = &[
+        "pid",
+        "pane_pid",
+        "pane_tty",
+        "session_activity",
+        "session_created",
+        "start_time",
+        "version",
+        "window_activity",
+        "window_name",
+    ];
+    let label = format!("dall{}", std::process::id());
+    let t = Mux::new(tmux(), label.clone(), "t", "/bin/sh");
+    let z = Mux::new(
+        PathBuf::from(env!("CARGO_BIN_EXE_zeropty")),
+        label,
+        "z",
+        "/bin/sh",
+    );
+    let listed = |m: &Mux| -> Vec<(String, String)> {
+        let new = m.run(&["new-session", "-d", "-x", "80", "-y", "24", "exec cat"]);
+        assert_eq!(new.code, Some(0), "{new:?}");
+        // What the pane's process is and where it runs change when the shell execs `cat`.
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while m
+            .run(&["display-message", "-p", "#{pane_current_command}"])
+            .out
+            != "cat\n"
+        {
+            assert!(Instant::now() < deadline, "cat never started");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let all = m.run(&["display-message", "-a"]).out;
+        all.lines()
+            .map(|l| l.split_once('=').unwrap_or((l, "")))
+            .filter(|(name, _)| !UNSET.contains(name))
+            .map(|(name, value)| {
+                let value = if VOLATILE.contains(&name) { "" } else { value };
+                (name.to_string(), value.to_string())
+            })
+            .collect()
+    };
+    assert_eq!(listed(&z), listed(&t));
+}

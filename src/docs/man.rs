@@ -942,6 +942,10 @@ const VARIABLE_DOCS: &[(&str, &str)] = &[
     ("cursor_flag", "1 if the cursor is visible."),
     ("cursor_x", "The cursor's column, from 0."),
     ("cursor_y", "The cursor's row, from 0."),
+    (
+        "history_bytes",
+        "Bytes tmux would hold for the pane's lines: 5 a cell written and 32 a line.",
+    ),
     ("history_limit", "The most lines the pane's history keeps."),
     ("history_size", "The lines in the pane's history now."),
     ("host", "The host name."),
@@ -956,11 +960,51 @@ const VARIABLE_DOCS: &[(&str, &str)] = &[
         "last_window_index",
         "The highest window index in the session.",
     ),
+    (
+        "mouse_all_flag",
+        "1 if the program asked for every mouse motion.",
+    ),
+    (
+        "mouse_any_flag",
+        "1 if the program asked for any mouse reporting.",
+    ),
+    (
+        "mouse_button_flag",
+        "1 if the program asked for motion with a button down.",
+    ),
+    ("mouse_sgr_flag", "1 if mouse reports are in the SGR form."),
+    (
+        "mouse_standard_flag",
+        "1 if the program asked for presses and releases.",
+    ),
+    (
+        "mouse_utf8_flag",
+        "1 if mouse reports are in the UTF-8 form.",
+    ),
+    ("next_session_id", "The id the next session will have, $N."),
     ("origin_flag", "1 if origin mode is on."),
     (
         "pane_active",
         "1: a window's only pane is always its active one.",
     ),
+    (
+        "pane_at_bottom",
+        "1 if the pane is at the window's bottom: always.",
+    ),
+    (
+        "pane_at_left",
+        "1 if the pane is at the window's left: always.",
+    ),
+    (
+        "pane_at_right",
+        "1 if the pane is at the window's right: always.",
+    ),
+    (
+        "pane_at_top",
+        "1 if the pane is at the window's top: always.",
+    ),
+    ("pane_bg", "The pane's default background colour: default."),
+    ("pane_bottom", "The pane's last row in the window."),
     (
         "pane_current_command",
         "The name of the pane's foreground program.",
@@ -977,18 +1021,40 @@ const VARIABLE_DOCS: &[(&str, &str)] = &[
         "pane_dead_status",
         "The exit status of a dead pane's program.",
     ),
+    ("pane_fg", "The pane's default foreground colour: default."),
+    ("pane_format", "1 if the format describes a pane."),
     ("pane_height", "The pane's rows."),
     ("pane_id", "The pane's id, %N."),
     ("pane_in_mode", "1 if the pane is in its scrollback view."),
     ("pane_index", "The pane's index (pane-base-index)."),
+    (
+        "pane_input_off",
+        "1 if the pane's input is off (select-pane -d).",
+    ),
+    (
+        "pane_last",
+        "1 if the pane is the window's last active pane: never (one pane a window).",
+    ),
+    ("pane_left", "The pane's first column in the window: 0."),
+    ("pane_marked", "1 if the pane is marked: never."),
+    ("pane_marked_set", "1 if any pane is marked: never."),
+    ("pane_path", "The path the program set (OSC 7): empty."),
     ("pane_pid", "The process id of the pane's program."),
     ("pane_pipe", "1 if the pane's output goes to pipe-pane."),
+    ("pane_right", "The pane's last column in the window."),
+    ("pane_search_string", "The last search in copy mode: empty."),
     (
         "pane_start_command",
         "The command the pane was started with.",
     ),
     ("pane_start_path", "The directory the pane was started in."),
+    (
+        "pane_synchronized",
+        "1 if the window's panes take the same input: never.",
+    ),
+    ("pane_tabs", "The pane's tab stops, as columns."),
     ("pane_title", "The pane's title, as the program set it."),
+    ("pane_top", "The pane's first row in the window: 0."),
     (
         "pane_tty",
         "The pane's pseudo-terminal device on the PTY backend; empty on the socket backend.",
@@ -1007,6 +1073,7 @@ const VARIABLE_DOCS: &[(&str, &str)] = &[
         "session_activity",
         "When the session was last active, in seconds since the epoch.",
     ),
+    ("session_alerts", "The session's windows with alerts: none."),
     (
         "session_attached",
         "How many clients are attached to the session.",
@@ -1015,8 +1082,23 @@ const VARIABLE_DOCS: &[(&str, &str)] = &[
         "session_created",
         "When the session was created, in seconds since the epoch.",
     ),
+    ("session_format", "1 if the format describes a session."),
+    ("session_grouped", "1 if the session is in a group: never."),
     ("session_id", "The session's id, $N."),
+    (
+        "session_many_attached",
+        "1 if more than one client is attached to the session.",
+    ),
+    (
+        "session_marked",
+        "1 if the session holds the marked pane: never.",
+    ),
     ("session_name", "The session's name."),
+    ("session_path", "The session's working directory."),
+    (
+        "session_stack",
+        "The session's windows, current first, then the ones last current.",
+    ),
     ("session_windows", "How many windows the session has."),
     ("socket_path", "The server's socket."),
     (
@@ -1030,12 +1112,89 @@ const VARIABLE_DOCS: &[(&str, &str)] = &[
         "window_active",
         "1 if the window is its session's current window.",
     ),
+    (
+        "window_active_clients",
+        "How many attached clients show the window.",
+    ),
+    (
+        "window_active_sessions",
+        "How many sessions have the window as their current one.",
+    ),
+    (
+        "window_active_sessions_list",
+        "The sessions that have the window as their current one.",
+    ),
+    (
+        "window_activity",
+        "When the window last had output, in seconds since the epoch.",
+    ),
+    (
+        "window_activity_flag",
+        "1 if the window has an activity alert: never.",
+    ),
+    (
+        "window_bell_flag",
+        "1 if the window has a bell alert: never.",
+    ),
+    (
+        "window_cell_height",
+        "A cell's height in pixels as tmux assumes it: 32.",
+    ),
+    (
+        "window_cell_width",
+        "A cell's width in pixels as tmux assumes it: 16.",
+    ),
+    (
+        "window_end_flag",
+        "1 if the window has the session's highest index.",
+    ),
+    ("window_flags", "The window's flags: * current, - last."),
+    ("window_format", "1 if the format describes a window."),
     ("window_height", "The window's rows."),
     ("window_id", "The window's id, @N."),
     ("window_index", "The window's index in its session."),
+    (
+        "window_last_flag",
+        "1 if the window is the session's last current one.",
+    ),
+    ("window_layout", "The window's layout, as tmux writes it."),
+    (
+        "window_linked",
+        "1 if the window is in more than one session: never.",
+    ),
+    (
+        "window_linked_sessions",
+        "How many sessions hold the window: 1.",
+    ),
+    (
+        "window_linked_sessions_list",
+        "The sessions that hold the window.",
+    ),
+    (
+        "window_marked_flag",
+        "1 if the window holds the marked pane: never.",
+    ),
     ("window_name", "The window's name."),
     ("window_panes", "How many panes the window has: 1."),
+    ("window_raw_flags", "The window's flags, as window_flags."),
+    (
+        "window_silence_flag",
+        "1 if the window has a silence alert: never.",
+    ),
+    (
+        "window_stack_index",
+        "The window's place among the session's last current windows, from 1 (0: not among them).",
+    ),
+    (
+        "window_start_flag",
+        "1 if the window has the session's lowest index.",
+    ),
+    (
+        "window_visible_layout",
+        "The window's layout, as window_layout.",
+    ),
     ("window_width", "The window's columns."),
+    ("window_zoomed_flag", "1 if the window is zoomed: never."),
     ("wrap_flag", "1 if the pane wraps text at the right margin."),
 ];
 

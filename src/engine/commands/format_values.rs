@@ -33,6 +33,7 @@ pub const VARIABLES: &[&str] = &[
     "cursor_flag",
     "cursor_x",
     "cursor_y",
+    "history_bytes",
     "history_limit",
     "history_size",
     "host",
@@ -41,31 +42,64 @@ pub const VARIABLES: &[&str] = &[
     "keypad_cursor_flag",
     "keypad_flag",
     "last_window_index",
+    "mouse_all_flag",
+    "mouse_any_flag",
+    "mouse_button_flag",
+    "mouse_sgr_flag",
+    "mouse_standard_flag",
+    "mouse_utf8_flag",
+    "next_session_id",
     "origin_flag",
     "pane_active",
+    "pane_at_bottom",
+    "pane_at_left",
+    "pane_at_right",
+    "pane_at_top",
+    "pane_bg",
+    "pane_bottom",
     "pane_current_command",
     "pane_current_path",
     "pane_dead",
     "pane_dead_status",
+    "pane_fg",
+    "pane_format",
     "pane_height",
     "pane_id",
     "pane_in_mode",
     "pane_index",
+    "pane_input_off",
+    "pane_last",
+    "pane_left",
+    "pane_marked",
+    "pane_marked_set",
+    "pane_path",
     "pane_pid",
     "pane_pipe",
+    "pane_right",
+    "pane_search_string",
     "pane_start_command",
     "pane_start_path",
+    "pane_synchronized",
+    "pane_tabs",
     "pane_title",
+    "pane_top",
     "pane_tty",
     "pane_width",
     "pid",
     "scroll_region_lower",
     "scroll_region_upper",
     "session_activity",
+    "session_alerts",
     "session_attached",
     "session_created",
+    "session_format",
+    "session_grouped",
     "session_id",
+    "session_many_attached",
+    "session_marked",
     "session_name",
+    "session_path",
+    "session_stack",
     "session_windows",
     "socket_path",
     "start_time",
@@ -73,12 +107,35 @@ pub const VARIABLES: &[&str] = &[
     "user",
     "version",
     "window_active",
+    "window_active_clients",
+    "window_active_sessions",
+    "window_active_sessions_list",
+    "window_activity",
+    "window_activity_flag",
+    "window_bell_flag",
+    "window_cell_height",
+    "window_cell_width",
+    "window_end_flag",
+    "window_flags",
+    "window_format",
     "window_height",
     "window_id",
     "window_index",
+    "window_last_flag",
+    "window_layout",
+    "window_linked",
+    "window_linked_sessions",
+    "window_linked_sessions_list",
+    "window_marked_flag",
     "window_name",
     "window_panes",
+    "window_raw_flags",
+    "window_silence_flag",
+    "window_stack_index",
+    "window_start_flag",
+    "window_visible_layout",
     "window_width",
+    "window_zoomed_flag",
     "wrap_flag",
 ];
 
@@ -253,6 +310,7 @@ impl Values for FormatValues<'_> {
             "pid" => e.server_pid.to_string(),
             "socket_path" => e.socket_path.clone(),
             "command" => e.running_command?.to_string(),
+            "next_session_id" => format!("${}", e.next_session),
             "uid" => e.user.id.to_string(),
             "user" => e.user.name.clone(),
             "start_time" => e.started.to_string(),
@@ -309,7 +367,8 @@ impl FormatValues<'_> {
                     let cold: usize = s.windows.iter().map(|w| pane_memory_cold(&w.pane)).sum();
                     Some(cold.to_string())
                 }
-                "session_grouped" | "session_many_attached" | "session_marked" => Some("0".into()),
+                "session_many_attached" => Some(flag(s.attached > 1)),
+                "session_grouped" | "session_marked" => Some("0".into()),
                 "session_alerts" | "session_attached_list" => Some(String::new()),
                 "session_format" => Some(flag(self.kind == FormatKind::Session)),
                 "session_stack" => {
@@ -370,8 +429,14 @@ impl FormatValues<'_> {
             | "window_activity_flag"
             | "window_bell_flag"
             | "window_silence_flag"
-            | "window_linked"
-            | "window_active_clients" => "0".into(),
+            | "window_linked" => "0".into(),
+            "window_active_clients" => match self.session {
+                Some(s) if self.window_current => {
+                    let showing = self.e.clients.iter().filter(|c| c.session == s.id);
+                    showing.count().to_string()
+                }
+                _ => "0".into(),
+            },
             "window_active_clients_list" => String::new(),
             "window_linked_sessions" => "1".into(),
             "window_linked_sessions_list" => self.session.map(|s| s.name.clone())?,
@@ -413,11 +478,11 @@ impl FormatValues<'_> {
                 .process_cwd(p.pid)
                 .unwrap_or_else(|| p.start_cwd.clone()),
             "pane_dead" => flag(p.dead),
+            // Unset, not empty, while the pane lives: `display-message -a` leaves it out.
             "pane_dead_status" => p
                 .dead_status
                 .filter(|s| s & 0x7f == 0)
-                .map(|s| ((s >> 8) & 0xff).to_string())
-                .unwrap_or_default(),
+                .map(|s| ((s >> 8) & 0xff).to_string())?,
             "pane_dead_signal" => p
                 .dead_status
                 .filter(|s| s & 0x7f != 0 && s & 0x7f != 0x7f)
