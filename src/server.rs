@@ -42,7 +42,7 @@ use crate::sys::poll::{Epoll, Event, ONCE, READABLE, WRITABLE};
 use crate::sys::socket;
 use std::collections::{BTreeMap, HashMap};
 use std::io;
-use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;
@@ -475,7 +475,7 @@ impl Server {
     /// Stops watching the listener for [`ACCEPT_RETRY_MS`] after accepting failed: with every
     /// descriptor in use (EMFILE, ENFILE) the waiting connection stays, and a watched listener
     /// would report it at once, over and over (as tmux, which retries after a second).
-    fn pause_accepting(&mut self, listener: i32) {
+    fn pause_accepting(&mut self, listener: RawFd) {
         self.epoll.remove(listener);
         self.accept_resumes_at = Some(self.engine.host.now_ms() + ACCEPT_RETRY_MS);
     }
