@@ -58,7 +58,7 @@ pub struct Grid {
 impl Grid {
     pub fn new(sx: u32, sy: u32, hlimit: u32) -> Grid {
         Grid {
-            rows: (0..sy).map(|_| Row::new()).collect(),
+            rows: rows_with_room(sy as usize),
             frozen: FrozenLines::default(),
             sx,
             sy,
@@ -714,10 +714,10 @@ impl Grid {
         if old > 0 {
             self.frozen
                 .append(self.rows.drain(..old), self.sx, &mut self.scratch);
-            // Room for a history's rows (renumbering the palette turns every line into a row)
-            // is not kept for a screen's.
-            if self.rows.capacity() > 4 * self.rows.len() {
-                self.rows.shrink_to(2 * self.rows.len());
+            // A write that scrolled more than the room grew the vector (doubling it); the
+            // lines it held have left, and so does the room they took.
+            if self.rows.capacity() > self.rows.len() + 2 * SCROLL_ROOM {
+                self.rows.shrink_to(self.rows.len() + SCROLL_ROOM);
             }
         }
     }
@@ -739,11 +739,7 @@ impl Grid {
         *at = history.end;
         let (sx, total) = (self.sx, self.total());
         let first = self.hsize.saturating_sub(1);
-        // Room for a screenful of scrolling (as much as the history can still grow): a screen
-        // thawed for its next output would otherwise double its row vector at the first line
-        // scrolled off (7 KB more on the Claude Code trace's final screen).
-        let room = self.sy.min((self.hlimit + self.sy).saturating_sub(total));
-        self.rows = VecDeque::with_capacity((total - first + room) as usize);
+        self.rows = VecDeque::with_capacity((total - first) as usize + SCROLL_ROOM);
         self.rows
             .extend((first..total).map(|_| Row::thaw(chunk, at, sx)));
         history
@@ -773,6 +769,23 @@ impl Grid {
             + self.rows.iter().map(Row::heap_bytes).sum::<usize>()
             + self.scratch.capacity()
     }
+}
+
+/// Row slots a grid keeps beyond its visible rows and its newest history line: for the lines a
+/// write scrolls into the history, which leave the row vector when it ends
+/// ([`Grid::freeze_old_history`]). Without it the first line scrolled off doubles the vector
+/// (an 80-row screen's from 2.5 to 5 KB), and a vector a write grew stays grown: a screen
+/// cleared into its history every second kept 10 KB. Eight covers all but 4 of the 713 reads
+/// of the Claude Code trace fed to a 220x80 screen (70 scroll, 16 lines at most) and every
+/// read of the Gemini CLI trace; a write that scrolls more grows the vector and gives the
+/// growth back at its end.
+const SCROLL_ROOM: usize = 8;
+
+/// `n` blank rows, with room for the newest history line and [`SCROLL_ROOM`] more.
+fn rows_with_room(n: usize) -> VecDeque<Row> {
+    let mut rows = VecDeque::with_capacity(n + 1 + SCROLL_ROOM);
+    rows.resize_with(n, Row::new);
+    rows
 }
 
 /// How far tmux extends a line to hold `want` cells on a grid `sx` wide: a quarter, a half
@@ -989,5 +1002,47 @@ impl Reflow {
         if width < self.sx && was_wrapped {
             self.join(y, width, true);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::term::Terminal;
+
+    /// What a screen 80 rows high keeps in its row vector: the rows, the newest history line
+    /// and the room.
+    const KEPT: usize = 80 + 1 + SCROLL_ROOM;
+
+    #[test]
+    fn lines_scrolled_within_the_room_do_not_grow_the_row_vector() {
+        let mut g = Grid::new(220, 80, 2000);
+        assert_eq!(g.rows.capacity(), KEPT);
+        for _ in 0..3 {
+            for _ in 0..SCROLL_ROOM {
+                g.scroll_history(StyleId::default());
+            }
+            g.pack_rows(None);
+            assert_eq!(g.rows.capacity(), KEPT);
+        }
+    }
+
+    #[test]
+    fn a_write_that_scrolls_far_gives_its_growth_back() {
+        let mut g = Grid::new(220, 80, 2000);
+        g.scroll_screen_up(300, StyleId::default());
+        assert!(g.rows.capacity() > 300);
+        g.pack_rows(None);
+        assert_eq!((g.rows.len(), g.rows.capacity()), (81, KEPT));
+    }
+
+    #[test]
+    fn a_thawed_screen_has_the_room_too() {
+        let mut t = Terminal::new(220, 80, 2000);
+        t.feed(&b"line\r\n".repeat(200));
+        t.freeze();
+        t.thaw();
+        let rows = t.screen().grid.rows();
+        assert_eq!((rows.len(), rows.capacity()), (81, KEPT));
     }
 }
