@@ -1902,6 +1902,53 @@ fn respawn_pane_and_remain_on_exit() {
     );
 }
 
+#[test]
+fn respawn_window_as_tmux() {
+    compare(
+        "respw",
+        &[
+            Some(&[
+                "new-session",
+                "-d",
+                "-s",
+                "s",
+                "-n",
+                "w",
+                "-x",
+                "40",
+                "-y",
+                "6",
+                "cat",
+            ]),
+            Some(&["new-window", "-d", "-n", "v", "cat"]),
+            Some(&["respawn-window", "-t", "s:0"]),
+            Some(&["respawnw", "-t", "s:9"]),
+            Some(&["respawn-window", "-t", "nope:"]),
+            Some(&["respawn-window", "-k", "-t", "s:1", "echo hi; sleep 100"]),
+            Some(&[
+                "respawn-window",
+                "-k",
+                "-c",
+                "/",
+                "-e",
+                "WHERE=here",
+                "-t",
+                "s:0",
+                "echo \"$WHERE $PWD\"; sleep 100",
+            ]),
+            None,
+            Some(&["capture-pane", "-p", "-t", "s:1"]),
+            Some(&["capture-pane", "-p", "-t", "s:0"]),
+            Some(&[
+                "list-windows",
+                "-F",
+                "#{window_index} #{window_name} #{pane_dead} #{pane_start_command}",
+            ]),
+            Some(&["list-commands", "respawn-window"]),
+        ],
+    );
+}
+
 /// remain-on-exit with the exit statuses tmux 3.3a shows when it has them (recorded from
 /// tmux: `on` keeps every pane and draws remain-on-exit-format on a new bottom line, `failed`
 /// keeps only panes whose program did not exit with 0), checked on zeropty alone because

@@ -1731,6 +1731,20 @@ const COMMAND_DOCS: &[CommandDoc] = &[
         ],
     },
     CommandDoc {
+        name: "respawn-window",
+        about: "Start the program of a window's pane again, as respawn-pane does (a window \
+                holds one pane). Fails if the program still runs, unless -k is given.",
+        flags: &[
+            ('c', "The working directory of the new program."),
+            (
+                'e',
+                "Set a variable, NAME=VALUE, in the program's environment; may be repeated.",
+            ),
+            ('k', "Kill the running program first."),
+            ('t', "The window."),
+        ],
+    },
+    CommandDoc {
         name: "run-shell",
         about: "Run a shell command (with /bin/sh) and answer when it ends; its exit status \
                 becomes the client's. The server serves everyone meanwhile, the job's own \

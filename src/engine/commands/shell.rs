@@ -1,5 +1,5 @@
-//! Commands that run shell commands: run-shell (run), if-shell (if), and respawn-pane
-//! (respawnp), as tmux 3.3a has them.
+//! Commands that run shell commands: run-shell (run), if-shell (if), respawn-pane (respawnp)
+//! and respawn-window (respawnw), as tmux 3.3a has them.
 //!
 //! As in tmux, a shell command runs as a job and the client is answered when it ends (see
 //! `jobs.rs`): the server serves everyone meanwhile, the job's own requests included, and a
@@ -38,6 +38,16 @@ pub(super) static COMMANDS: &[super::CommandDef] = &[
         "[-k] [-c start-directory] [-e environment] [-t target-pane] [shell-command]",
         false,
         respawn_pane
+    ),
+    crate::command_def!(
+        "respawn-window",
+        Some("respawnw"),
+        "c:e:kt:",
+        0,
+        None,
+        "[-k] [-c start-directory] [-e environment] [-t target-window] [shell-command]",
+        false,
+        respawn_window
     ),
     crate::command_def!(
         "run-shell",
@@ -184,17 +194,36 @@ fn reinit_screen(pane: &mut Pane) {
 }
 
 fn respawn_pane(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
-    let f = resolve(e, ctx, args, Kind::Pane)?;
+    respawn(e, ctx, args, Kind::Pane)
+}
+
+/// respawn-window: a window holds one pane, so this respawns it, with tmux's messages for a
+/// window.
+fn respawn_window(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
+    respawn(e, ctx, args, Kind::Window)
+}
+
+/// Starts the program of the pane `args` targets (as a pane or as its window, `kind`) again,
+/// in place of the one it has: only when that one has ended, unless `-k` kills it.
+fn respawn(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args, kind: Kind) -> Result<(), String> {
+    let what = if kind == Kind::Window {
+        "window"
+    } else {
+        "pane"
+    };
+    let f = resolve(e, ctx, args, kind)?;
     let (si, wi) = (f.session, f.window);
     let alive = e.sessions[si].windows[wi].pane.io.is_some();
     if alive && !args.has('k') {
         let s = &e.sessions[si];
         let w = &s.windows[wi];
-        let index = e.options.pane_string(w, "pane-base-index");
-        return Err(format!(
-            "respawn pane failed: pane {}:{}.{index} still active",
-            s.name, w.index
-        ));
+        let active = if kind == Kind::Window {
+            format!("window {}:{}", s.name, w.index)
+        } else {
+            let index = e.options.pane_string(w, "pane-base-index");
+            format!("pane {}:{}.{index}", s.name, w.index)
+        };
+        return Err(format!("respawn {what} failed: {active} still active"));
     }
     let pos = words(args);
     let argv = if pos.is_empty() {
@@ -227,7 +256,7 @@ fn respawn_pane(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), St
     };
     let spawned = e.host.spawn(&req).map_err(|err| {
         format!(
-            "respawn pane failed: fork failed: {}",
+            "respawn {what} failed: fork failed: {}",
             crate::sys::socket::os_error(&err)
         )
     })?;
