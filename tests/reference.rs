@@ -1004,6 +1004,103 @@ fn windows_select_kill_and_rename() {
     );
 }
 
+/// What `list-windows -a` shows of every window: where it is, its flags (current, last) and
+/// name, and the stack of each session.
+const EVERY_WINDOW: &[&str] = &[
+    "list-windows",
+    "-a",
+    "-F",
+    "#{session_name}:#{window_index}#{window_flags} #{window_name} [#{session_stack}]",
+];
+
+#[test]
+fn windows_move_and_swap() {
+    compare(
+        "wmove",
+        &[
+            Some(&["new-session", "-d", "-s", "a", "-n", "a0", "cat"]),
+            Some(&["new-window", "-n", "a1", "cat"]),
+            Some(&["new-window", "-n", "a2", "cat"]),
+            Some(&["new-window", "-d", "-n", "a3", "cat"]),
+            Some(&["new-session", "-d", "-s", "b", "-n", "b0", "cat"]),
+            Some(&["new-window", "-t", "b", "-n", "b1", "cat"]),
+            Some(EVERY_WINDOW),
+            // Within a session: to a free index, selected or not, the current window or not.
+            Some(&["move-window", "-s", "a:1", "-t", "a:7"]),
+            Some(EVERY_WINDOW),
+            Some(&["move-window", "-d", "-s", "a:7", "-t", "a:5"]),
+            Some(EVERY_WINDOW),
+            Some(&["move-window", "-d", "-s", "a:0", "-t", "a:9"]),
+            Some(EVERY_WINDOW),
+            Some(&["move-window", "-s", "a:2", "-t", "a:2"]),
+            Some(&["move-window", "-s", "a:2", "-t", "a:3"]),
+            Some(&["move-window", "-k", "-s", "a:2", "-t", "a:3"]),
+            Some(EVERY_WINDOW),
+            Some(&["move-window", "-r", "-t", "a"]),
+            Some(EVERY_WINDOW),
+            Some(&["move-window", "-a", "-s", "a:2", "-t", "a:0"]),
+            Some(EVERY_WINDOW),
+            Some(&["move-window", "-b", "-s", "a:3", "-t", "a:0"]),
+            Some(EVERY_WINDOW),
+            // Between sessions: the source hands over, the target selects unless -d.
+            Some(&["move-window", "-s", "a:1", "-t", "b:"]),
+            Some(EVERY_WINDOW),
+            Some(&["move-window", "-d", "-s", "a:0", "-t", "b:5"]),
+            Some(EVERY_WINDOW),
+            Some(&["set-option", "-g", "renumber-windows", "on"]),
+            Some(&["move-window", "-s", "b:0", "-t", "a:"]),
+            Some(EVERY_WINDOW),
+            Some(&["move-window", "-k", "-s", "b:1", "-t", "a:2"]),
+            Some(EVERY_WINDOW),
+            // The source's last window: the session ends.
+            Some(&["move-window", "-s", "b:", "-t", "a:"]),
+            Some(EVERY_WINDOW),
+            Some(&["move-window", "-s", "nope", "-t", "a:"]),
+            Some(&["move-window", "-t", "nope:"]),
+            Some(&["move-window", "-r", "-t", "nope"]),
+            Some(&["movew", "-d", "-t", ":8"]),
+            Some(EVERY_WINDOW),
+            // swap-window: within a session and between sessions, -d selecting as tmux 3.3a.
+            Some(&["new-session", "-d", "-s", "c", "-n", "c0", "cat"]),
+            Some(&["new-window", "-d", "-t", "c", "-n", "c1", "cat"]),
+            Some(&["select-window", "-t", "a:1"]),
+            Some(&["select-window", "-t", "a:0"]),
+            Some(EVERY_WINDOW),
+            Some(&["swap-window", "-s", "a:0", "-t", "a:2"]),
+            Some(EVERY_WINDOW),
+            Some(&["swap-window", "-d", "-s", "a:1", "-t", "a:2"]),
+            Some(EVERY_WINDOW),
+            Some(&["swap-window", "-s", "a:1", "-t", "c:1"]),
+            Some(EVERY_WINDOW),
+            Some(&["swapw", "-d", "-s", "c:0", "-t", "a:8"]),
+            Some(EVERY_WINDOW),
+            Some(&["swap-window", "-t", "a:0"]),
+            Some(&["swap-window", "-s", "a:0", "-t", "a:0"]),
+            Some(&["swap-window", "-s", "nope:1"]),
+            Some(EVERY_WINDOW),
+            Some(&["send-keys", "-t", "c:0", "where", "Enter"]),
+            None,
+            Some(&["capture-pane", "-p", "-t", "c:0"]),
+            // A current window moved with -d and no last window: the one before its old
+            // index, wrapping, takes over; -k over the current window selects the moved one.
+            Some(&["new-session", "-d", "-s", "d", "-n", "d0", "cat"]),
+            Some(&["new-window", "-d", "-t", "d:3", "-n", "d3", "cat"]),
+            Some(&["move-window", "-d", "-s", "d:0", "-t", "d:5"]),
+            Some(EVERY_WINDOW),
+            Some(&["select-window", "-t", "d:3"]),
+            Some(&["move-window", "-d", "-s", "d:3", "-t", "d:1"]),
+            Some(EVERY_WINDOW),
+            Some(&["new-window", "-d", "-t", "d:7", "-n", "d7", "cat"]),
+            Some(&["move-window", "-d", "-k", "-s", "d:7", "-t", "d:5"]),
+            Some(EVERY_WINDOW),
+            Some(&["move-window", "-d", "-k", "-s", "c:1", "-t", "d:1"]),
+            Some(EVERY_WINDOW),
+            Some(&["list-commands", "move-window"]),
+            Some(&["list-commands", "swap-window"]),
+        ],
+    );
+}
+
 #[test]
 fn windows_new_window_makes_the_current_target() {
     compare(

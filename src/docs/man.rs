@@ -1524,6 +1524,35 @@ const COMMAND_DOCS: &[CommandDoc] = &[
         flags: JOIN_PANE_FLAGS,
     },
     CommandDoc {
+        name: "move-window",
+        about: "Move a window to another index of its session or into another session (at the \
+                first free index from base-index when the target names no index), and make it \
+                current there. A session whose last window moves away ends. With \
+                renumber-windows on, the source session is renumbered unless -s is given.",
+        flags: &[
+            (
+                'a',
+                "Put the window at the index after the target window, moving later windows up.",
+            ),
+            ('b', "Put the window at the index before the target window."),
+            (
+                'd',
+                "Do not make the window current (a moved current window hands over to the last \
+                 window, as when it is killed).",
+            ),
+            (
+                'k',
+                "If the target index is in use, kill that window first.",
+            ),
+            (
+                'r',
+                "Renumber the windows of the -t session from base-index instead; nothing moves.",
+            ),
+            ('s', "The window to move."),
+            ('t', "Where to: a session, or a session and an index."),
+        ],
+    },
+    CommandDoc {
         name: "new-session",
         about: "Create a session with one window running the shell command (or the \
                 default-command option, or the shell) and attach the terminal to it, unless -d \
@@ -2020,6 +2049,20 @@ const COMMAND_DOCS: &[CommandDoc] = &[
             ('t', ONE_PANE),
             ('U', ONE_PANE),
             ('Z', ONE_PANE),
+        ],
+    },
+    CommandDoc {
+        name: "swap-window",
+        about: "Exchange two windows, in one session or between two: each takes the other's \
+                index, and the current window and last-window stack stay with the indices.",
+        flags: &[
+            (
+                'd',
+                "Make the two indices current in their sessions (as tmux 3.3a does with -d; its \
+                 manual says the opposite).",
+            ),
+            ('s', "One window (by default the current one)."),
+            ('t', "The other."),
         ],
     },
     CommandDoc {

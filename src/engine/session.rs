@@ -232,6 +232,71 @@ impl Session {
         self.current = at;
     }
 
+    /// move-window within the session: window `id` takes index `index` (free, or its own),
+    /// as tmux links it there and then unlinks it from its old index. `current` is the current
+    /// window's id before the move (`None`: `-k` just removed it). With `select` the moved
+    /// window becomes current (pushing the old current window on the last-window stack);
+    /// without, a moved current window hands over as tmux's session_detach does (see
+    /// [`Session::hand_over`]). Either way the moved window leaves the stack.
+    pub fn reindex_window(&mut self, id: u32, index: u32, current: Option<u32>, select: bool) {
+        let Some(at) = self.position_of_id(id) else {
+            return;
+        };
+        let mut w = self.windows.remove(at);
+        let old_index = w.index;
+        w.index = index;
+        let to = self
+            .windows
+            .iter()
+            .position(|x| x.index > index)
+            .unwrap_or(self.windows.len());
+        self.windows.insert(to, w);
+        self.last.retain(|&x| x != id);
+        match current.and_then(|c| Some((c, self.position_of_id(c)?))) {
+            Some((c, at)) if c != id => {
+                self.current = at;
+                if select {
+                    self.select(to);
+                }
+            }
+            Some(_) if !select => {
+                self.current = to;
+                self.hand_over(old_index);
+            }
+            _ => self.current = to,
+        }
+    }
+
+    /// The current window was unlinked from `old_index` (and may be linked elsewhere in the
+    /// session): the last window becomes current, leaving the stack; else the one before that
+    /// index, wrapping to the highest index when it is above it, else the first (tmux's
+    /// session_last, session_previous, session_next).
+    fn hand_over(&mut self, old_index: u32) {
+        if !self.last.is_empty() {
+            let top = self.last.remove(0);
+            if let Some(at) = self.position_of_id(top) {
+                self.current = at;
+                return;
+            }
+        }
+        let below = self.windows.iter().rposition(|w| w.index < old_index);
+        let highest = self.windows.len() - 1;
+        let above = (self.windows[highest].index > old_index).then_some(highest);
+        self.current = below.or(above).unwrap_or(0);
+    }
+
+    /// Exchanges ids `a` and `b` in the last-window stack (swap-window: the stack names
+    /// places, which now hold the other window).
+    pub fn swap_in_stack(&mut self, a: u32, b: u32) {
+        for x in &mut self.last {
+            if *x == a {
+                *x = b;
+            } else if *x == b {
+                *x = a;
+            }
+        }
+    }
+
     /// `renumber-windows`: indices from `base` up, in order.
     pub fn renumber(&mut self, base: u32) {
         for (i, w) in self.windows.iter_mut().enumerate() {

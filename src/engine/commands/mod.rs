@@ -17,6 +17,7 @@ mod server;
 mod session;
 mod shell;
 mod window;
+mod window_moves;
 
 pub use environment::new_session_environ;
 pub use format_values::{expand, FormatValues, VARIABLES};
@@ -81,6 +82,7 @@ pub fn all() -> &'static [&'static CommandDef] {
             .chain(pane::COMMANDS)
             .chain(server::COMMANDS)
             .chain(window::COMMANDS)
+            .chain(window_moves::COMMANDS)
             .chain(buffer::COMMANDS)
             .chain(client::COMMANDS)
             .chain(options::COMMANDS)

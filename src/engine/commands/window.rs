@@ -108,7 +108,7 @@ fn remove_window(e: &mut Engine, si: usize, wi: usize, renumber: bool) -> bool {
 }
 
 /// Queues a notification for hooks (tmux's notify_session_window and notify_window).
-fn notify(e: &mut Engine, name: &'static str, si: usize, pane: Option<u32>) {
+pub(super) fn notify(e: &mut Engine, name: &'static str, si: usize, pane: Option<u32>) {
     e.pending_hooks.push(HookEvent {
         name,
         session: Some(e.sessions[si].id),
@@ -116,7 +116,7 @@ fn notify(e: &mut Engine, name: &'static str, si: usize, pane: Option<u32>) {
     });
 }
 
-fn renumber_session(e: &mut Engine, si: usize) {
+pub(super) fn renumber_session(e: &mut Engine, si: usize) {
     let s = &e.sessions[si];
     if e.options.session_string(s, "renumber-windows") == "on" {
         let base = base_index(e, si);
@@ -124,7 +124,16 @@ fn renumber_session(e: &mut Engine, si: usize) {
     }
 }
 
-fn base_index(e: &Engine, si: usize) -> u32 {
+/// `-a` and `-b`: makes room after (or before, `before`) the window at `wi` by moving the
+/// windows from there up to the first free index; returns the index made free (`None`
+/// when none is, as tmux then leaves the index alone).
+pub(super) fn room_beside(e: &mut Engine, si: usize, wi: usize, before: bool) -> Option<u32> {
+    let at = e.sessions[si].windows[wi].index;
+    let from = if before { Some(at) } else { at.checked_add(1) };
+    from.and_then(|f| e.sessions[si].shuffle_up(f))
+}
+
+pub(super) fn base_index(e: &Engine, si: usize) -> u32 {
     e.options
         .session_number(&e.sessions[si], "base-index")
         .clamp(0, i32::MAX as i64) as u32
@@ -260,15 +269,7 @@ fn new_window(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), Stri
     let mut index = t.index;
     if args.has('a') || args.has('b') {
         if let Some(wi) = t.window {
-            let at = e.sessions[si].windows[wi].index;
-            let from = if args.has('b') {
-                Some(at)
-            } else {
-                at.checked_add(1)
-            };
-            if let Some(i) = from.and_then(|f| e.sessions[si].shuffle_up(f)) {
-                index = Some(i);
-            }
+            index = room_beside(e, si, wi, args.has('b')).or(index);
         }
     }
 
