@@ -1643,6 +1643,12 @@ const COMMAND_DOCS: &[CommandDoc] = &[
         ],
     },
     CommandDoc {
+        name: "next-layout",
+        about: "Move to the next of tmux's preset layouts. A window holds one pane, which \
+                every layout gives the whole window, so nothing changes.",
+        flags: &[('t', "The window.")],
+    },
+    CommandDoc {
         name: "next-window",
         about: "Make the next window of a session (by index, wrapping around) current.",
         flags: &[
@@ -1683,6 +1689,11 @@ const COMMAND_DOCS: &[CommandDoc] = &[
             ),
             ('t', "The pane."),
         ],
+    },
+    CommandDoc {
+        name: "previous-layout",
+        about: "Move to the previous preset layout; as next-layout, nothing changes.",
+        flags: &[('t', "The window.")],
     },
     CommandDoc {
         name: "previous-window",
@@ -1774,6 +1785,16 @@ const COMMAND_DOCS: &[CommandDoc] = &[
         ],
     },
     CommandDoc {
+        name: "rotate-window",
+        about: "Rotate the panes of a window: with one pane, nothing moves.",
+        flags: &[
+            ('D', "Rotate downwards."),
+            ('t', "The window."),
+            ('U', "Rotate upwards."),
+            ('Z', "Keep the window zoomed."),
+        ],
+    },
+    CommandDoc {
         name: "run-shell",
         about: "Run a shell command (with /bin/sh) and answer when it ends; its exit status \
                 becomes the client's. The server serves everyone meanwhile, the job's own \
@@ -1798,6 +1819,26 @@ const COMMAND_DOCS: &[CommandDoc] = &[
         flags: &[
             ('a', "Append to the file instead of replacing it."),
             ('b', "The buffer, instead of the most recent."),
+        ],
+    },
+    CommandDoc {
+        name: "select-layout",
+        about: "Arrange a window's panes. A preset (even-horizontal, even-vertical, \
+                main-horizontal, main-vertical, tiled, or a prefix of exactly one) changes \
+                nothing, as a window holds one pane. A layout string as #{window_layout} prints \
+                it (of this window or another, of any number of panes) gives the window the size \
+                tmux gives a window of one pane: that of the layout's first cell once every other \
+                cell is closed, each giving its size to the cell before it. Anything else is an \
+                invalid layout.",
+        flags: &[
+            ('E', "Spread the panes out evenly (nothing changes)."),
+            ('n', "As next-layout."),
+            (
+                'o',
+                "Go back to the size the window had when a layout command last ran.",
+            ),
+            ('p', "As previous-layout."),
+            ('t', "The pane."),
         ],
     },
     CommandDoc {

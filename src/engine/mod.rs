@@ -22,6 +22,7 @@ pub mod format;
 pub mod freezer;
 pub mod jobs;
 pub mod keys;
+pub mod layout;
 pub mod ldisc;
 pub mod numbers;
 pub mod options;

@@ -82,6 +82,9 @@ pub struct Window {
     /// The pane's `bytes_read` and the time (monotonic ms) when the automatic name was last
     /// checked: output since then asks for a new check, at most every 500 ms.
     pub name_checked: (u64, u64),
+    /// The window's size when a layout command last ran, which `select-layout -o` goes back
+    /// to (tmux's old_layout; a window of one pane has no other layout).
+    pub layout_before: Option<(u32, u32)>,
 }
 
 pub struct Session {

@@ -8,6 +8,7 @@
 
 use super::window_name_from;
 use crate::engine::format::{self, Item, Scope, Values};
+use crate::engine::layout;
 use crate::engine::pane::Pane;
 use crate::engine::session::{Session, Window};
 use crate::engine::target::Found;
@@ -210,22 +211,6 @@ fn flag(b: bool) -> String {
     if b { "1" } else { "0" }.to_string()
 }
 
-/// tmux's layout_checksum: a 16-bit rotate-and-add over the layout text.
-fn layout_checksum(layout: &str) -> u16 {
-    let mut csum: u16 = 0;
-    for b in layout.bytes() {
-        csum = (csum >> 1) | ((csum & 1) << 15);
-        csum = csum.wrapping_add(b as u16);
-    }
-    csum
-}
-
-/// tmux's layout_dump for a window of one pane: `csum,WxH,0,0,ID`.
-pub(super) fn layout_dump(cols: u32, rows: u32, pane_id: u32) -> String {
-    let cell = format!("{cols}x{rows},0,0,{pane_id}");
-    format!("{:04x},{cell}", layout_checksum(&cell))
-}
-
 /// Heap bytes a session's panes hold: their screens (history included) and queues.
 fn session_memory(s: &Session) -> usize {
     s.windows.iter().map(|w| w.pane.heap_bytes()).sum()
@@ -423,7 +408,7 @@ impl FormatValues<'_> {
                     .is_some_and(|s| s.windows.last().map(|x| x.id) == Some(w.id)),
             ),
             "window_stack_index" => self.session.map_or(0, |s| s.stack_index(w.id)).to_string(),
-            "window_layout" | "window_visible_layout" => layout_dump(t.cols(), t.rows(), p.id),
+            "window_layout" | "window_visible_layout" => layout::one_pane(t.cols(), t.rows(), p.id),
             "window_zoomed_flag"
             | "window_marked_flag"
             | "window_activity_flag"

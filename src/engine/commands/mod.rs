@@ -11,6 +11,7 @@ mod buffer;
 mod client;
 mod environment;
 mod format_values;
+mod layout;
 mod options;
 mod pane;
 mod server;
@@ -83,6 +84,7 @@ pub fn all() -> &'static [&'static CommandDef] {
             .chain(server::COMMANDS)
             .chain(window::COMMANDS)
             .chain(window_moves::COMMANDS)
+            .chain(layout::COMMANDS)
             .chain(buffer::COMMANDS)
             .chain(client::COMMANDS)
             .chain(options::COMMANDS)

@@ -234,6 +234,7 @@ fn spawn_window_with(
         command: argv,
         dead_time: None,
         name_checked: (0, e.host.now_ms()),
+        layout_before: None,
     })
 }
 

@@ -141,7 +141,7 @@ pub(super) fn base_index(e: &Engine, si: usize) -> u32 {
 
 /// Resizes a window (its pane): the screen reflows, the program learns the size and gets
 /// SIGWINCH. Sizes are clamped to tmux's 1..=10000.
-fn resize_to(e: &mut Engine, f: Found, cols: u32, rows: u32) {
+pub(super) fn resize_to(e: &mut Engine, f: Found, cols: u32, rows: u32) {
     let cols = cols.clamp(1, WINDOW_MAXIMUM);
     let rows = rows.clamp(1, WINDOW_MAXIMUM);
     let pane_id = e.sessions[f.session].windows[f.window].pane.id;
