@@ -1159,6 +1159,29 @@ fn layouts_of_windows_of_one_pane() {
 }
 
 #[test]
+fn send_prefix_sends_the_sessions_prefix_key() {
+    compare(
+        "sprefix",
+        &[
+            Some(&["new-session", "-d", "-s", "a", "-x", "40", "-y", "6", "cat"]),
+            None,
+            Some(&["send-prefix"]),
+            Some(&["send-prefix", "-2"]),
+            Some(&["set-option", "-t", "a", "prefix", "C-a"]),
+            Some(&["set-option", "-g", "prefix2", "M-x"]),
+            Some(&["send-prefix", "-t", "a"]),
+            Some(&["send-prefix", "-2", "-t", "a:0.0"]),
+            Some(&["set-option", "-g", "prefix2", "F5"]),
+            Some(&["send-prefix", "-2"]),
+            Some(&["send-prefix", "-t", "nope"]),
+            None,
+            Some(&["capture-pane", "-p", "-t", "a"]),
+            Some(&["list-commands", "send-prefix"]),
+        ],
+    );
+}
+
+#[test]
 fn windows_new_window_makes_the_current_target() {
     compare(
         "wcur",

@@ -1906,6 +1906,12 @@ const COMMAND_DOCS: &[CommandDoc] = &[
         ],
     },
     CommandDoc {
+        name: "send-prefix",
+        about: "Send the session's prefix key (the prefix option) to a pane, as the pane's \
+                modes encode it; nothing if the option is None.",
+        flags: &[('2', "Send the prefix2 key instead."), ('t', "The pane.")],
+    },
+    CommandDoc {
         name: "set-buffer",
         about: "Set a paste buffer's contents, creating it if needed.",
         flags: &[

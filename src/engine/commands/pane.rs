@@ -1,4 +1,4 @@
-//! Pane commands: send-keys, capture-pane, clear-history, display-message, pipe-pane.
+//! Pane commands: send-keys, send-prefix, capture-pane, clear-history, display-message, pipe-pane.
 
 use super::format_values::VARIABLES;
 use super::{pane_id_at, resolve, words, FormatValues};
@@ -62,6 +62,16 @@ pub(super) static COMMANDS: &[super::CommandDef] = &[
         false,
         send_keys
     ),
+    crate::command_def!(
+        "send-prefix",
+        None,
+        "2t:",
+        0,
+        Some(0),
+        "[-2] [-t target-pane]",
+        false,
+        send_prefix
+    ),
 ];
 
 fn send_keys(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
@@ -100,6 +110,28 @@ fn send_keys(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), Strin
             }
         }
         if !bytes.is_empty() {
+            pane.queue_keys(os, &bytes);
+        }
+    });
+    e.note_queued_input(pane_id);
+    Ok(())
+}
+
+/// send-prefix: the session's `prefix` key (`prefix2` with -2) to the pane, as the pane's
+/// modes encode it; nothing when the option is `None`.
+fn send_prefix(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
+    let f = resolve(e, ctx, args, Kind::Pane)?;
+    let pane_id = pane_id_at(e, f);
+    let option = if args.has('2') { "prefix2" } else { "prefix" };
+    let Some(key) = keys::parse_key(&e.options.session_string(&e.sessions[f.session], option))
+    else {
+        return Ok(());
+    };
+    e.drain(pane_id);
+    e.with_pane(pane_id, |pane, os, _| {
+        let mut bytes = Vec::new();
+        let modes = keys::KeyModes::from_mode(pane.term.mode());
+        if keys::encode(key, modes, &mut bytes) && !bytes.is_empty() {
             pane.queue_keys(os, &bytes);
         }
     });
