@@ -438,6 +438,30 @@ fn check_listing(e: &mut Engine, shown: &str) {
             !s.windows.is_empty(),
             "session without windows after {shown}"
         );
+        check_session(s, shown);
+    }
+}
+
+/// The invariants of `session.rs`: windows ordered by unique indices, the current one among
+/// them, the last-window stack holding other windows of the session, each once.
+fn check_session(s: &super::session::Session, shown: &str) {
+    let what = format!("session {} after {shown}", s.name);
+    assert!(
+        s.windows.windows(2).all(|w| w[0].index < w[1].index),
+        "{what}: indices out of order"
+    );
+    assert!(s.current < s.windows.len(), "{what}: no current window");
+    let current = s.windows[s.current].id;
+    for (i, id) in s.last.iter().enumerate() {
+        assert!(*id != current, "{what}: the current window is in the stack");
+        assert!(
+            s.position_of_id(*id).is_some(),
+            "{what}: window {id} in the stack is gone"
+        );
+        assert!(
+            !s.last[..i].contains(id),
+            "{what}: window {id} twice in the stack"
+        );
     }
 }
 
