@@ -9,7 +9,7 @@
 //! module parses and folds such a string; it keeps no state and touches nothing.
 
 /// The five layouts tmux arranges panes in, in its order (`next-layout` cycles them).
-pub const PRESETS: [&str; 5] = [
+const PRESETS: [&str; 5] = [
     "even-horizontal",
     "even-vertical",
     "main-horizontal",
@@ -25,7 +25,7 @@ pub fn preset(name: &str) -> Option<&'static str> {
 }
 
 /// tmux's layout_checksum of a layout's body (what follows the checksum and its comma).
-pub fn checksum(body: &[u8]) -> u16 {
+fn checksum(body: &[u8]) -> u16 {
     body.iter().fold(0u16, |c, &b| {
         ((c >> 1) | ((c & 1) << 15)).wrapping_add(u16::from(b))
     })
@@ -49,9 +49,14 @@ pub fn one_pane_size(layout: &str) -> Option<(u64, u64)> {
         return None;
     }
     let mut at = body.as_bytes();
-    let cell = cell(&mut at)?;
+    let cell = cell(&mut at, 0)?;
     at.is_empty().then(|| folded(&cell))
 }
+
+/// How deep cells may nest. tmux prints layouts into 8,192 bytes, so none of its own nests
+/// deeper than about 800 (a level takes ten bytes at least); a request could nest far deeper,
+/// and each level is a call of [`cell`] and [`folded`] on the server's stack.
+const MAX_DEPTH: usize = 1024;
 
 enum Cell {
     Pane(u64, u64),
@@ -70,11 +75,12 @@ fn folded(cell: &Cell) -> (u64, u64) {
         Cell::Split { across, children } => {
             let (first, rest) = children.split_first().expect("a split has children");
             let (mut sx, mut sy) = folded(first);
+            // Saturating: the sizes are any numbers a request gives.
             for (cx, cy) in rest.iter().map(folded) {
                 if *across {
-                    sx += cx + 1;
+                    sx = sx.saturating_add(cx).saturating_add(1);
                 } else {
-                    sy += cy + 1;
+                    sy = sy.saturating_add(cy).saturating_add(1);
                 }
             }
             (sx, sy)
@@ -97,8 +103,11 @@ fn expect(at: &mut &[u8], b: u8) -> Option<()> {
     (first == b).then_some(())
 }
 
-/// One cell from the front of `at` (tmux's layout_construct).
-fn cell(at: &mut &[u8]) -> Option<Cell> {
+/// One cell from the front of `at`, `depth` cells deep (tmux's layout_construct).
+fn cell(at: &mut &[u8], depth: usize) -> Option<Cell> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
     let sx = number(at)?;
     expect(at, b'x')?;
     let sy = number(at)?;
@@ -122,7 +131,7 @@ fn cell(at: &mut &[u8]) -> Option<Cell> {
     let mut children = Vec::new();
     loop {
         *at = &at[1..];
-        children.push(cell(at)?);
+        children.push(cell(at, depth + 1)?);
         if at.first() != Some(&b',') {
             break;
         }
@@ -200,5 +209,21 @@ mod tests {
         ] {
             assert_eq!(one_pane_size(&layout(body)), None, "{body}");
         }
+    }
+
+    #[test]
+    fn what_a_request_may_send_is_refused_or_saturates() {
+        // Nested past MAX_DEPTH: refused, not followed down the stack.
+        let deep = format!(
+            "{}1x1,0,0,1{}",
+            "1x1,0,0{".repeat(100_000),
+            "}".repeat(100_000)
+        );
+        assert_eq!(one_pane_size(&layout(&deep)), None);
+        let nested = |n: usize| format!("{}1x1,0,0,1{}", "1x1,0,0{".repeat(n), "}".repeat(n));
+        assert_eq!(one_pane_size(&layout(&nested(MAX_DEPTH))), Some((1, 1)));
+        // Sizes that add past the largest number stop there.
+        let huge = format!("1x1,0,0{{{0}x1,0,0,1,{0}x1,0,0,2}}", u64::MAX);
+        assert_eq!(one_pane_size(&layout(&huge)), Some((u64::MAX, 1)));
     }
 }

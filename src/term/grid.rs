@@ -777,8 +777,8 @@ impl Grid {
 /// (an 80-row screen's from 2.5 to 5 KB), and a vector a write grew stays grown: a screen
 /// cleared into its history every second kept 10 KB. Eight covers all but 4 of the 713 reads
 /// of the Claude Code trace fed to a 220x80 screen (70 scroll, 16 lines at most) and every
-/// read of the Gemini CLI trace; a write that scrolls more grows the vector and gives the
-/// growth back at its end.
+/// read of the Gemini CLI trace (`examples/lines_scrolled`); a write that scrolls more grows
+/// the vector and gives the growth back at its end.
 const SCROLL_ROOM: usize = 8;
 
 /// `n` blank rows, with room for the newest history line and [`SCROLL_ROOM`] more.
