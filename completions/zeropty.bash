@@ -4,8 +4,8 @@
 # Generated from the command table by `cargo run --example gen_docs`; do not edit.
 
 # The words each kind of name may be, from the tables.
-_zeropty_commands='attach-session attach break-pane breakp capture-pane capturep choose-buffer clear-history clearhist delete-buffer deleteb detach-client detach display-message display has-session has if-shell if join-pane joinp kill-pane killp kill-server kill-session kill-window killw last-pane lastp last-window last list-buffers lsb list-clients lsc list-commands lscm list-panes lsp list-sessions ls list-windows lsw load-buffer loadb move-pane movep move-window movew new-session new new-window neww next-layout nextl next-window next paste-buffer pasteb pipe-pane pipep previous-layout prevl previous-window prev rename-session rename rename-window renamew resize-pane resizep resize-window resizew respawn-pane respawnp respawn-window respawnw rotate-window rotatew run-shell run save-buffer saveb select-layout selectl select-pane selectp select-window selectw send-keys send send-prefix set-buffer setb set-environment setenv set-hook set-option set set-window-option setw show-buffer showb show-environment showenv show-hooks show-options show show-window-options showw source-file source split-window splitw start-server start swap-pane swapp swap-window swapw switch-client switchc wait-for wait'
-_zeropty_names='attach-session break-pane capture-pane choose-buffer clear-history delete-buffer detach-client display-message has-session if-shell join-pane kill-pane kill-server kill-session kill-window last-pane last-window list-buffers list-clients list-commands list-panes list-sessions list-windows load-buffer move-pane move-window new-session new-window next-layout next-window paste-buffer pipe-pane previous-layout previous-window rename-session rename-window resize-pane resize-window respawn-pane respawn-window rotate-window run-shell save-buffer select-layout select-pane select-window send-keys send-prefix set-buffer set-environment set-hook set-option set-window-option show-buffer show-environment show-hooks show-options show-window-options source-file split-window start-server swap-pane swap-window switch-client wait-for'
+_zeropty_commands='attach-session attach bind-key bind break-pane breakp capture-pane capturep choose-buffer clear-history clearhist copy-mode delete-buffer deleteb detach-client detach display-message display has-session has if-shell if join-pane joinp kill-pane killp kill-server kill-session kill-window killw last-pane lastp last-window last list-buffers lsb list-clients lsc list-commands lscm list-keys lsk list-panes lsp list-sessions ls list-windows lsw load-buffer loadb move-pane movep move-window movew new-session new new-window neww next-layout nextl next-window next paste-buffer pasteb pipe-pane pipep previous-layout prevl previous-window prev refresh-client refresh rename-session rename rename-window renamew resize-pane resizep resize-window resizew respawn-pane respawnp respawn-window respawnw rotate-window rotatew run-shell run save-buffer saveb select-layout selectl select-pane selectp select-window selectw send-keys send send-prefix set-buffer setb set-environment setenv set-hook set-option set set-window-option setw show-buffer showb show-environment showenv show-hooks show-options show show-window-options showw source-file source split-window splitw start-server start swap-pane swapp swap-window swapw switch-client switchc unbind-key unbind wait-for wait'
+_zeropty_names='attach-session bind-key break-pane capture-pane choose-buffer clear-history copy-mode delete-buffer detach-client display-message has-session if-shell join-pane kill-pane kill-server kill-session kill-window last-pane last-window list-buffers list-clients list-commands list-keys list-panes list-sessions list-windows load-buffer move-pane move-window new-session new-window next-layout next-window paste-buffer pipe-pane previous-layout previous-window refresh-client rename-session rename-window resize-pane resize-window respawn-pane respawn-window rotate-window run-shell save-buffer select-layout select-pane select-window send-keys send-prefix set-buffer set-environment set-hook set-option set-window-option show-buffer show-environment show-hooks show-options show-window-options source-file split-window start-server swap-pane swap-window switch-client unbind-key wait-for'
 _zeropty_program_words='serve help'
 _zeropty_options='activity-action after-bind-key after-capture-pane after-copy-mode after-display-message after-display-panes after-kill-pane after-list-buffers after-list-clients after-list-keys after-list-panes after-list-sessions after-list-windows after-load-buffer after-lock-server after-new-session after-new-window after-paste-buffer after-pipe-pane after-queue after-refresh-client after-rename-session after-rename-window after-resize-pane after-resize-window after-save-buffer after-select-layout after-select-pane after-select-window after-send-keys after-set-buffer after-set-environment after-set-hook after-set-option after-show-environment after-show-messages after-show-options after-split-window after-unbind-key aggressive-resize alert-activity alert-bell alert-silence allow-passthrough allow-rename alternate-screen assume-paste-time automatic-rename automatic-rename-format backspace base-index bell-action buffer-limit client-active client-attached client-detached client-focus-in client-focus-out client-resized client-session-changed clock-mode-colour clock-mode-style command-alias copy-command copy-mode-current-match-style copy-mode-mark-style copy-mode-match-style cursor-colour cursor-style default-backend default-command default-shell default-size default-terminal destroy-unattached detach-on-destroy display-panes-active-colour display-panes-colour display-panes-time display-time editor escape-time exit-empty exit-unattached extended-keys fill-character focus-events history-file history-limit key-table lock-after-time lock-command main-pane-height main-pane-width message-command-style message-limit message-style mode-keys mode-style monitor-activity monitor-bell monitor-silence mouse other-pane-height other-pane-width pane-active-border-style pane-base-index pane-border-format pane-border-indicators pane-border-lines pane-border-status pane-border-style pane-colours pane-died pane-exited pane-focus-in pane-focus-out pane-mode-changed pane-set-clipboard pane-title-changed popup-border-lines popup-border-style popup-style prefix prefix2 prompt-history-limit remain-on-exit remain-on-exit-format renumber-windows repeat-time scroll-on-clear session-closed session-created session-renamed session-window-changed set-clipboard set-titles set-titles-string silence-action status status-bg status-fg status-format status-interval status-justify status-keys status-left status-left-length status-left-style status-position status-right status-right-length status-right-style status-style synchronize-panes terminal-features terminal-overrides update-environment user-keys visual-activity visual-bell visual-silence window-active-style window-layout-changed window-linked window-pane-changed window-renamed window-resized window-size window-status-activity-style window-status-bell-style window-status-current-format window-status-current-style window-status-format window-status-last-style window-status-separator window-status-style window-style window-unlinked word-separators wrap-search xterm-keys'
 _zeropty_server_options='backspace buffer-limit command-alias copy-command default-backend default-terminal editor escape-time exit-empty exit-unattached extended-keys focus-events history-file message-limit prompt-history-limit set-clipboard terminal-features terminal-overrides user-keys'
@@ -22,6 +22,9 @@ _zeropty_spec() {
     attach-session | attach)
         switches='dErx' values='c:directory f:free t:session' args=''
         ;;
+    bind-key | bind)
+        switches='nr' values='N:free T:free' args='free free'
+        ;;
     break-pane | breakp)
         switches='abdP' values='F:free n:free s:pane t:window' args=''
         ;;
@@ -33,6 +36,9 @@ _zeropty_spec() {
         ;;
     clear-history | clearhist)
         switches='' values='t:pane' args=''
+        ;;
+    copy-mode)
+        switches='eHMuq' values='s:pane t:pane' args=''
         ;;
     delete-buffer | deleteb)
         switches='' values='b:buffer' args=''
@@ -79,6 +85,9 @@ _zeropty_spec() {
     list-commands | lscm)
         switches='' values='F:free' args='command'
         ;;
+    list-keys | lsk)
+        switches='1aN' values='P:free T:free' args='free'
+        ;;
     list-panes | lsp)
         switches='as' values='F:free f:free t:window' args=''
         ;;
@@ -120,6 +129,9 @@ _zeropty_spec() {
         ;;
     previous-window | prev)
         switches='a' values='t:session' args=''
+        ;;
+    refresh-client | refresh)
+        switches='cDLRSU' values='A:free B:free C:free f:free F:free l:free t:client' args='free'
         ;;
     rename-session | rename)
         switches='' values='t:session' args='free'
@@ -210,6 +222,9 @@ _zeropty_spec() {
         ;;
     switch-client | switchc)
         switches='lEFnprZ' values='c:client t:session T:free' args=''
+        ;;
+    unbind-key | unbind)
+        switches='anq' values='T:free' args='free'
         ;;
     wait-for | wait)
         switches='LSU' values='' args='free'

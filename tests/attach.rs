@@ -765,3 +765,71 @@ fn attached_screen_matches_tmux_attached_screen() {
     assert_eq!(cursor("t"), cursor("z"));
     let _ = t(&["kill-server"]);
 }
+
+#[test]
+fn key_bindings_run_from_the_attached_client() {
+    let env = Env::new("bind");
+    env.zp_ok(&["new-session", "-d", "-s", "k", "cat -v"]);
+    env.zp_ok(&["set-option", "-g", "prefix", "C-a"]);
+    env.zp_ok(&["bind-key", "x", "new-window", "-d", "-n", "by-x", "cat"]);
+    env.zp_ok(&[
+        "bind-key",
+        "-r",
+        "a",
+        "new-window",
+        "-d",
+        "-n",
+        "by-a",
+        "cat",
+    ]);
+    env.zp_ok(&["bind-key", "-n", "F5", "switch-client", "-T", "mine"]);
+    env.zp_ok(&[
+        "bind-key",
+        "-T",
+        "mine",
+        "y",
+        "rename-window",
+        "-t",
+        "k:0",
+        "renamed",
+    ]);
+    env.outer("a", 90, 20, "attach -t k");
+    env.outer.wait_screen("a", "attached", |s| attached(s, "k"));
+    let windows = || env.zp_ok(&["list-windows", "-t", "k", "-F", "#{window_name}"]);
+    // The new prefix starts a binding; the old one is a key like any other.
+    env.keys("a", &["C-a", "x", "C-b"]);
+    env.wait_zp(
+        &["list-windows", "-t", "k", "-F", "#{window_name}"],
+        "cat\nby-x\n",
+    );
+    // A repeating binding runs again without the prefix within repeat-time.
+    env.keys("a", &["C-a", "a", "a"]);
+    env.wait_zp(
+        &["list-windows", "-t", "k", "-F", "#{window_name}"],
+        "cat\nby-x\nby-a\nby-a\n",
+    );
+    // After repeat-time the key goes to the pane; a key bound nowhere after the prefix goes
+    // nowhere.
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    env.keys("a", &["a", "C-a", "j", "z"]);
+    // A root binding switches tables, and the next key is looked up there.
+    env.keys("a", &["F5", "y"]);
+    env.wait_zp(
+        &["list-windows", "-t", "k", "-F", "#{window_name}"],
+        "renamed\nby-x\nby-a\nby-a\n",
+    );
+    env.outer
+        .wait_screen("a", "keys that reached the pane", |s| {
+            s.lines().next() == Some("^Baz")
+        });
+    assert_eq!(windows().lines().count(), 4);
+    // Unbound, the key goes to the pane again (as does the prefix once none is set).
+    env.zp_ok(&["unbind-key", "-n", "F5"]);
+    env.zp_ok(&["set-option", "-g", "prefix", "None"]);
+    env.keys("a", &["F5", "C-a", "Enter"]);
+    // The terminal echoed every key the pane got; `cat -v` prints the line back.
+    env.outer
+        .wait_screen("a", "unbound keys reach the pane", |s| {
+            s.lines().nth(1) == Some("^Baz^[[15~^A")
+        });
+}

@@ -1248,6 +1248,28 @@ const COMMAND_DOCS: &[CommandDoc] = &[
         ],
     },
     CommandDoc {
+        name: "bind-key",
+        about: "Bind a key in a key table to commands: one argument is command text, more are \
+                a command line (split at `;`); with the key alone only the note changes. A \
+                key typed on an attached client is looked up in the client's table (`root`, \
+                or `prefix` after the prefix key) and runs its commands as that client. The \
+                server starts with tmux's default tables; bindings to commands zeropty does not \
+                have (the interactive modes and menus) are kept and listed, and do nothing.",
+        flags: &[
+            ('n', "Bind in the root table (no prefix), as -T root."),
+            ('N', "A note, shown by list-keys -N."),
+            (
+                'r',
+                "The key repeats: after it, the client stays in the table for repeat-time \
+                 milliseconds, so the key runs again without the prefix.",
+            ),
+            (
+                'T',
+                "The key table (default prefix); it is made if missing.",
+            ),
+        ],
+    },
+    CommandDoc {
         name: "break-pane",
         about: "In tmux, moves a pane into a window of its own. A window holds one pane here, so \
                 the command always fails.",
@@ -1322,6 +1344,21 @@ const COMMAND_DOCS: &[CommandDoc] = &[
         name: "clear-history",
         about: "Remove the lines that scrolled off the top of a pane (its history).",
         flags: &[('t', "The pane whose history to clear.")],
+    },
+    CommandDoc {
+        name: "copy-mode",
+        about: "Open the scrollback view on a pane for the client that ran the command, or \
+                for every client showing the pane when run from elsewhere (zeropty's view \
+                belongs to clients, not to the pane, and moves without a copy cursor).",
+        flags: &[
+            ('e', "Accepted; the view is closed with q, Escape or C-c."),
+            ('H', "Accepted; changes nothing."),
+            ('M', "Accepted; changes nothing (no mouse event)."),
+            ('q', "Close the view instead."),
+            ('s', "Accepted; changes nothing."),
+            ('t', "The pane."),
+            ('u', "Scroll up a page."),
+        ],
     },
     CommandDoc {
         name: "delete-buffer",
@@ -1473,6 +1510,29 @@ const COMMAND_DOCS: &[CommandDoc] = &[
         name: "list-commands",
         about: "List every command with its alias and usage, or only the one named.",
         flags: &[('F', FORMAT_FLAG)],
+    },
+    CommandDoc {
+        name: "list-keys",
+        about: "List key bindings as bind-key commands, aligned as tmux aligns them, tables \
+                by name and keys in tmux's order; with a key, that key's bindings only (an \
+                error if it has none).",
+        flags: &[
+            ('1', "With -N, only the first key of each table."),
+            (
+                'a',
+                "With -N, keys without a note too, with their commands instead.",
+            ),
+            (
+                'N',
+                "Each key with its note: without -T, the root table's, then the prefix \
+                 table's behind the prefix key.",
+            ),
+            (
+                'P',
+                "With -N, the text before each key instead of the prefix key's name.",
+            ),
+            ('T', "Only this key table."),
+        ],
     },
     CommandDoc {
         name: "list-panes",
@@ -1704,6 +1764,43 @@ const COMMAND_DOCS: &[CommandDoc] = &[
                 "Move to the previous window with an alert; windows here raise none.",
             ),
             ('t', "The session."),
+        ],
+    },
+    CommandDoc {
+        name: "refresh-client",
+        about: "Draw a client again.",
+        flags: &[
+            (
+                'A',
+                "For control clients: fails with `not a control client`.",
+            ),
+            (
+                'B',
+                "For control clients: fails with `not a control client`.",
+            ),
+            (
+                'c',
+                "Stop panning (the whole window is always shown): draws again.",
+            ),
+            (
+                'C',
+                "For control clients: fails with `not a control client`.",
+            ),
+            (
+                'D',
+                "Pan down: draws again (the whole window is always shown).",
+            ),
+            (
+                'f',
+                "Client flags to set: read-only, ignore-size (a ! prefix clears one).",
+            ),
+            ('F', "The same as -f."),
+            ('l', "Accepted; the clipboard is not asked for."),
+            ('L', "Pan left: draws again."),
+            ('R', "Pan right: draws again."),
+            ('S', "Draw the status line again."),
+            ('t', "The client."),
+            ('U', "Pan up: draws again."),
         ],
     },
     CommandDoc {
@@ -2132,6 +2229,17 @@ const COMMAND_DOCS: &[CommandDoc] = &[
                 "The session (or window, which then becomes current) to show.",
             ),
             ('Z', "Keep the window zoomed."),
+        ],
+    },
+    CommandDoc {
+        name: "unbind-key",
+        about: "Remove a key's binding from a key table; a table left empty goes, unless it \
+                is one the server started with.",
+        flags: &[
+            ('a', "Remove the whole table instead, defaults and all."),
+            ('n', "The root table, as -T root."),
+            ('q', "No error when the key or table does not exist."),
+            ('T', "The key table (default prefix)."),
         ],
     },
     CommandDoc {

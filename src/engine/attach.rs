@@ -18,11 +18,13 @@
 //! `window-size` says otherwise (`manual` after resize-window, `largest`, `latest`). With no
 //! such client, windows keep the size they have.
 //!
-//! Keys: the `prefix` key (C-b) starts a binding: the prefix again sends it through, `d`
-//! detaches, `[` or PPage opens the scrollback view, `n`/`p`/`l`/`0`-`9`/`c` run the window
-//! commands, `(`/`)`/`L` switch sessions, `r` redraws. Everything else goes to the pane
-//! through [`Pane::keys`](super::pane::Pane::keys), so the line discipline applies. A
-//! read-only client's keys are dropped except the detach and switch bindings.
+//! Keys: each key typed is looked up in the client's key table (`engine/key_bindings.rs`) as
+//! tmux looks it up: the `prefix` key (C-b) switches to the `prefix` table, a bound key runs
+//! its commands as the client (a repeating one keeps the table for `repeat-time`), and a key
+//! bound nowhere goes to the pane through [`Pane::keys`](super::pane::Pane::keys), so the
+//! line discipline applies. A read-only client runs only bindings of commands read-only
+//! clients may run (detach, switch) and sends no keys. While the scrollback view is open
+//! (`copy-mode`, `C-b [`), keys outside a binding move it (arrows, pages, `g`, `G`, `q`).
 //!
 //! Invariants: every client in the list is attached to a session that exists (a client whose
 //! session ends is detached, with `[exited]`, before it is drawn again);
@@ -30,7 +32,8 @@
 
 use super::commands::FormatValues;
 use super::format;
-use super::keys::{self, KeyModes};
+use super::key_bindings::Binding;
+use super::keys::{self, Key, KeyModes};
 use super::options::Value;
 use super::target::Found;
 use super::{Ctx, Engine, Request};
@@ -130,8 +133,11 @@ pub struct Client {
     pub activity: i64,
     /// Orders clients by their last activity (tmux compares microsecond times).
     activity_seq: u64,
-    /// The prefix key was pressed: the next key is a binding.
-    pub prefix: bool,
+    /// The key table the client's next key is looked up in (`prefix` after the prefix key,
+    /// `switch-client -T`); `None`: the session's `key-table` (`root`).
+    pub key_table: Option<String>,
+    /// Until when (monotonic ms) a repeating binding keeps the client in its table.
+    repeat_until: Option<u64>,
     view: Option<View>,
     dirty: bool,
     last_draw: Option<u64>,
@@ -368,7 +374,8 @@ impl Engine {
         }
         c.session = sid;
         c.view = None;
-        c.prefix = false;
+        c.key_table = None;
+        c.repeat_until = None;
         c.activity_seq = seq;
         self.clients.touch_session(sid);
         self.sessions[si].activity = now;
@@ -420,18 +427,62 @@ impl Engine {
 
     /// Changes a client's read-only flag (switch-client -r toggles it).
     pub fn set_client_readonly(&mut self, conn: u64, readonly: bool) {
+        self.set_client_flags(conn, readonly, readonly);
+    }
+
+    /// Sets a client's read-only and ignore-size flags (refresh-client -f).
+    pub fn set_client_flags(&mut self, conn: u64, readonly: bool, ignore_size: bool) {
         if let Some(c) = self.clients.get_mut(conn) {
             c.readonly = readonly;
-            c.ignore_size = readonly;
+            c.ignore_size = ignore_size;
         }
         self.sync_clients();
     }
 
-    /// Sets a client's prefix state (switch-client -T prefix).
-    pub fn set_client_prefix(&mut self, conn: u64, on: bool) {
+    /// Draws a client again (refresh-client).
+    pub fn redraw_client(&mut self, conn: u64) {
         if let Some(c) = self.clients.get_mut(conn) {
-            c.prefix = on;
+            c.dirty = true;
+            c.last_frame.clear();
         }
+    }
+
+    /// Sets the key table a client's next key is looked up in (switch-client -T).
+    pub fn set_client_key_table(&mut self, conn: u64, table: Option<String>) {
+        if let Some(c) = self.clients.get_mut(conn) {
+            c.key_table = table;
+            c.repeat_until = None;
+        }
+    }
+
+    /// A key table is gone: clients in it go back to their session's.
+    pub fn key_table_removed(&mut self, table: &str) {
+        for c in &mut self.clients.list {
+            if c.key_table.as_deref() == Some(table) {
+                c.key_table = None;
+                c.repeat_until = None;
+            }
+        }
+    }
+
+    /// The key table a client's next key is looked up in, as `#{client_key_table}` shows it.
+    pub fn client_key_table(&self, c: &Client) -> String {
+        c.key_table
+            .clone()
+            .unwrap_or_else(|| self.default_key_table(c))
+    }
+
+    /// Whether a client's next key is looked up in another table than its session's
+    /// `key-table` (`#{client_prefix}`).
+    pub fn client_prefix(&self, c: &Client) -> bool {
+        c.key_table
+            .as_ref()
+            .is_some_and(|t| *t != self.default_key_table(c))
+    }
+
+    fn default_key_table(&self, c: &Client) -> String {
+        let si = self.session_index(c.session);
+        self.option_or(si, None, "key-table", "root")
     }
 
     /// The server is stopping: every client is told so.
@@ -729,23 +780,113 @@ impl Engine {
             let n = key_len(rest);
             let key = &rest[..n];
             i += n;
-            if c.prefix {
-                c.prefix = false;
-                self.send_forward(conn, &mut forward);
-                self.binding(conn, key, &prefixes);
-            } else if prefixes.iter().any(|p| p.as_slice() == key) {
-                c.prefix = true;
-            } else if c.view.is_some() {
+            let is_prefix = prefixes.iter().any(|p| p.as_slice() == key);
+            if c.view.is_some() && c.key_table.is_none() && !is_prefix {
                 self.send_forward(conn, &mut forward);
                 self.view_key(conn, key);
-            } else {
-                if key == PASTE_START {
-                    c.pasting = true;
+                continue;
+            }
+            match self.key_action(conn, key, is_prefix, si) {
+                KeyAction::Forward => {
+                    if key == PASTE_START {
+                        if let Some(c) = self.clients.get_mut(conn) {
+                            c.pasting = true;
+                        }
+                    }
+                    forward.extend_from_slice(key);
                 }
-                forward.extend_from_slice(key);
+                KeyAction::Drop => {}
+                KeyAction::Run(binding) => {
+                    self.send_forward(conn, &mut forward);
+                    self.run_binding(conn, &binding);
+                }
             }
         }
         self.send_forward(conn, &mut forward);
+    }
+
+    /// What a key typed on a client does, decided as tmux 3.3a decides it
+    /// (`server_client_key_callback`): the prefix key switches to the `prefix` table; a key
+    /// bound in the client's table runs its binding, and a repeating one keeps the client in
+    /// that table for `repeat-time` ms; a key bound nowhere in a table other than the
+    /// session's `key-table` (`root`), or after a repeat, is looked up there again; a key
+    /// bound nowhere goes to the pane, unless the table first tried was another.
+    fn key_action(
+        &mut self,
+        conn: u64,
+        typed: &[u8],
+        is_prefix: bool,
+        si: Option<usize>,
+    ) -> KeyAction {
+        let now = self.host.now_ms();
+        let root = self.option_or(si, None, "key-table", "root");
+        let repeat_time = self.option_or(si, None, "repeat-time", "500");
+        let repeat_time: u64 = repeat_time.parse().unwrap_or(500);
+        let modes = self.client_key_modes(conn);
+        let Some(c) = self.clients.get_mut(conn) else {
+            return KeyAction::Drop;
+        };
+        if c.repeat_until.is_some_and(|until| now >= until) {
+            c.repeat_until = None;
+            c.key_table = None;
+        }
+        let was_repeating = c.repeat_until.is_some();
+        let mut table = c.key_table.clone().unwrap_or_else(|| root.clone());
+        let mut first = table.clone();
+        loop {
+            if is_prefix && table != "prefix" {
+                c.key_table = Some("prefix".into());
+                c.repeat_until = None;
+                return KeyAction::Drop;
+            }
+            let binding = match keys::typed_key(typed) {
+                Some(key) => self.key_tables.binding(&table, key),
+                None => self
+                    .key_tables
+                    .binding_where(&table, |k| keys::encodes_as(k, typed, modes)),
+            }
+            .cloned();
+            let binding = binding.or_else(|| self.key_tables.binding(&table, Key::ANY).cloned());
+            let repeating = c.repeat_until.is_some();
+            if let Some(b) = binding {
+                if repeating && !b.repeat {
+                    c.key_table = None;
+                    c.repeat_until = None;
+                    table = root.clone();
+                    first = table.clone();
+                    continue;
+                }
+                if repeat_time != 0 && b.repeat {
+                    c.key_table = Some(table);
+                    c.repeat_until = Some(now + repeat_time);
+                } else {
+                    c.key_table = None;
+                    c.repeat_until = None;
+                }
+                return KeyAction::Run(b);
+            }
+            if table != root || repeating {
+                c.key_table = None;
+                c.repeat_until = None;
+                table = root.clone();
+                if repeating {
+                    first = table.clone();
+                }
+                continue;
+            }
+            if first != table && !was_repeating {
+                return KeyAction::Drop;
+            }
+            return KeyAction::Forward;
+        }
+    }
+
+    /// The key modes of the pane a client shows, which its terminal follows.
+    fn client_key_modes(&self, conn: u64) -> KeyModes {
+        let pane = self.client_pane(conn);
+        self.panes()
+            .find(|p| Some(p.id) == pane)
+            .map_or_else(KeyModes::default, |p| KeyModes::from_mode(p.term.mode()))
     }
 
     /// The prefix keys (`prefix`, `prefix2`) as the bytes a terminal sends for them.
@@ -789,54 +930,27 @@ impl Engine {
         self.touch_pane(pane);
     }
 
-    /// A key after the prefix.
-    fn binding(&mut self, conn: u64, key: &[u8], prefixes: &[Vec<u8>]) {
+    /// Runs a binding's commands for a client, as tmux's `key_bindings_dispatch`: a read-only
+    /// client runs only bindings whose every command is one a read-only client may run.
+    fn run_binding(&mut self, conn: u64, binding: &Binding) {
+        let Ok(cmds) = super::commands::command_lines(self, &binding.text()) else {
+            return;
+        };
         let readonly = self.clients.get(conn).is_some_and(|c| c.readonly);
-        if prefixes.first().is_some_and(|p| p.as_slice() == key) {
-            if !readonly {
-                let mut k = key.to_vec();
-                self.send_forward(conn, &mut k);
-            }
+        let allowed = |argv: &Vec<String>| {
+            argv.first()
+                .and_then(|name| super::commands::find(name).ok())
+                .is_some_and(|def| READ_ONLY_COMMANDS.contains(&def.name))
+        };
+        if readonly && !cmds.iter().all(allowed) {
             return;
         }
-        let command: &[&str] = match key {
-            b"d" => &["detach-client"],
-            b"(" => &["switch-client", "-p"],
-            b")" => &["switch-client", "-n"],
-            b"L" => &["switch-client", "-l"],
-            b"r" => {
-                self.clients.touch_all();
-                return;
-            }
-            _ if readonly => return,
-            b"[" => {
-                self.open_view(conn, 0);
-                return;
-            }
-            PAGE_UP => {
-                self.open_view(conn, 1);
-                return;
-            }
-            b"n" => &["next-window"],
-            b"p" => &["previous-window"],
-            b"l" => &["last-window"],
-            b"c" => &["new-window"],
-            [d @ b'0'..=b'9'] => {
-                let target = format!(":{}", *d as char);
-                self.run_for_client(conn, &["select-window", "-t", &target]);
-                return;
-            }
-            _ => return,
-        };
-        self.run_for_client(conn, command);
+        self.run_for_client(conn, cmds);
     }
 
-    /// Runs a command as a key binding of this client would (errors are not shown: tmux
+    /// Runs commands as a key binding of this client would (errors are not shown: tmux
     /// shows them in the status line).
-    fn run_for_client(&mut self, conn: u64, argv: &[&str]) {
-        if super::commands::find(argv[0]).is_err() {
-            return;
-        }
+    fn run_for_client(&mut self, conn: u64, cmds: Vec<Vec<String>>) {
         let mut env = std::collections::BTreeMap::new();
         if let Some(pane) = self.client_pane(conn) {
             env.insert("ZEROPTY_PANE".to_string(), format!("%{pane}"));
@@ -847,15 +961,48 @@ impl Engine {
             .and_then(|c| self.session_index(c.session))
             .map_or_else(|| "/".to_string(), |si| self.sessions[si].cwd.clone());
         let req = Request {
-            argv: argv.iter().map(|s| s.to_string()).collect(),
+            argv: Vec::new(),
             cwd,
             env: std::sync::Arc::new(env),
             client: Some(conn),
             terminal: None,
         };
-        let _ = self.run_as(&req, false);
+        let _ = self.run_commands_as(&req, cmds, false);
         self.forget_waiting(conn);
         self.clients.touch_all();
+    }
+
+    /// Opens (or with `pages`, pages up) the scrollback view of every client showing `pane`,
+    /// or only of `conn` when it is one of them (copy-mode).
+    pub fn open_views(&mut self, pane: u32, conn: Option<u64>, pages: u32) {
+        for c in self.viewers(pane, conn) {
+            self.open_view(c, pages);
+        }
+    }
+
+    /// Closes the scrollback view of every client showing `pane` (copy-mode -q).
+    pub fn close_views(&mut self, pane: u32) {
+        for conn in self.viewers(pane, None) {
+            if let Some(c) = self.clients.get_mut(conn) {
+                c.view = None;
+                c.dirty = true;
+            }
+        }
+    }
+
+    /// The clients showing `pane`: just `conn` when it is one of them.
+    fn viewers(&self, pane: u32, conn: Option<u64>) -> Vec<u64> {
+        let showing: Vec<u64> = self
+            .clients
+            .list
+            .iter()
+            .map(|c| c.conn)
+            .filter(|&c| self.client_pane(c) == Some(pane))
+            .collect();
+        match conn {
+            Some(c) if showing.contains(&c) => vec![c],
+            _ => showing,
+        }
     }
 
     // ---- the scrollback view ----
@@ -1025,15 +1172,15 @@ impl Engine {
             }
             list += &expand(&opt(Some(wi), name, default_format), wi);
         }
-        let (wl, wr) = (width(&left), width(&right));
+        let (wl, wr) = (text_width(&left), text_width(&right));
         let room = cols.saturating_sub(wl + wr);
         let list = truncate(&list, room);
-        let pad = cols.saturating_sub(wl + width(&list) + wr) as usize;
+        let pad = cols.saturating_sub(wl + text_width(&list) + wr) as usize;
         let line = truncate(&format!("{left}{list}{}{right}", " ".repeat(pad)), cols);
         let style = style_sgr(&opt(None, "status-style", "bg=green,fg=black"));
         out.extend_from_slice(style.as_bytes());
         out.extend_from_slice(line.as_bytes());
-        let used = width(&line);
+        let used = text_width(&line);
         if used < cols {
             out.extend_from_slice(" ".repeat((cols - used) as usize).as_bytes());
         }
@@ -1042,6 +1189,23 @@ impl Engine {
 }
 
 const STATUS_RIGHT: &str = "#{?window_bigger,[#{window_offset_x}#,#{window_offset_y}] ,}\"#{=21:pane_title}\" %H:%M %d-%b-%y";
+
+/// The commands a read-only client's key bindings may run (tmux's `CMD_READONLY`).
+const READ_ONLY_COMMANDS: &[&str] = &[
+    "attach-session",
+    "detach-client",
+    "list-clients",
+    "switch-client",
+];
+
+/// What a key typed on a client does.
+enum KeyAction {
+    /// Goes to the pane.
+    Forward,
+    /// Goes nowhere (it switched tables, or was not bound in the table it was looked up in).
+    Drop,
+    Run(Binding),
+}
 
 const PASTE_START: &[u8] = b"\x1b[200~";
 const PASTE_END: &[u8] = b"\x1b[201~";
@@ -1083,7 +1247,8 @@ fn new_client(
         created: now,
         activity: now,
         activity_seq: seq,
-        prefix: false,
+        key_table: None,
+        repeat_until: None,
         view: None,
         dirty: true,
         last_draw: None,
@@ -1135,7 +1300,7 @@ fn char_width(c: char) -> u32 {
     crate::term::width::tmux_width(c).unwrap_or(0) as u32
 }
 
-fn width(s: &str) -> u32 {
+pub(super) fn text_width(s: &str) -> u32 {
     s.chars().map(char_width).sum()
 }
 

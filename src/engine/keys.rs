@@ -115,6 +115,16 @@ impl Key {
     pub const TAB: Key = Key(b'\t' as u64);
     pub const SPACE: Key = Key(b' ' as u64);
 
+    /// The key without tmux's flags, as key tables hold it (`key & ~KEYC_MASK_FLAGS`).
+    pub const fn without_flags(self) -> Key {
+        Key(self.0 & !MASK_FLAGS)
+    }
+
+    /// The key's name as tmux shows it (`key_string_lookup_key` without flags).
+    pub fn name(self) -> String {
+        key_string(self.0)
+    }
+
     /// The key with tmux's `key_code` value `raw`.
     pub const fn from_raw(raw: u64) -> Key {
         Key(raw)
@@ -806,6 +816,40 @@ pub fn send_keys_hex(arg: &str, out: &mut Vec<u8>) {
     if let Some(b) = hex_byte(arg) {
         out.push(b);
     }
+}
+
+/// The key a client's terminal sent as `typed` (one key's bytes), when it is a character, a
+/// control code or either after ESC (Meta), as tmux's `tty_keys_next` reads them: DEL is
+/// `BSpace`. `None` for the sequences of named keys, which [`encodes_as`] recognises.
+pub fn typed_key(typed: &[u8]) -> Option<Key> {
+    let (meta, rest) = match typed {
+        [0x1b, rest @ ..] if !rest.is_empty() => (Key::META, rest),
+        _ => (0, typed),
+    };
+    let key = match rest {
+        [0x7f] => Key::BSPACE,
+        [b] if *b < 0x80 => Key(*b as u64),
+        _ => {
+            let mut chars = std::str::from_utf8(rest).ok()?.chars();
+            match (chars.next(), chars.next()) {
+                (Some(c), None) => Key::from_char(c),
+                _ => return None,
+            }
+        }
+    };
+    Some(Key(key.0 | meta))
+}
+
+/// Whether `typed` is what a terminal sends for `key` (without its flags) in the pane's
+/// `modes` or in the default ones: the keys [`typed_key`] does not read.
+pub fn encodes_as(key: Key, typed: &[u8], modes: KeyModes) -> bool {
+    let Some(key) = parse_key(&key.name()) else {
+        return false;
+    };
+    [KeyModes::default(), modes].iter().any(|&m| {
+        let mut out = Vec::new();
+        encode(key, m, &mut out) && out == typed
+    })
 }
 
 /// The name tmux shows for the key `name` names (`key_string_lookup_key` of

@@ -21,6 +21,7 @@ pub mod commands;
 pub mod format;
 pub mod freezer;
 pub mod jobs;
+pub mod key_bindings;
 pub mod keys;
 pub mod layout;
 pub mod ldisc;
@@ -168,6 +169,8 @@ pub struct Engine {
     pub buffers: buffers::Buffers,
     /// Clients attached with a terminal.
     pub clients: attach::Clients,
+    /// What keys typed on clients run.
+    pub key_tables: key_bindings::KeyTables,
     /// wait-for channels, and the requests waiting on them.
     pub waits: wait::Waits,
     /// Shell commands requests wait for.
@@ -229,6 +232,7 @@ impl Engine {
             config_errors: Vec::new(),
             buffers: buffers::Buffers::new(),
             clients: attach::Clients::default(),
+            key_tables: key_bindings::KeyTables::default(),
             waits: wait::Waits::default(),
             jobs: jobs::Jobs::default(),
             queued_input: Vec::new(),
@@ -285,6 +289,23 @@ impl Engine {
 
     fn run_as(&mut self, req: &Request, config: bool) -> Option<Reply> {
         let cmds = cmdline::split_argv(&req.argv);
+        self.run_commands_as(req, cmds, config)
+    }
+
+    /// Runs commands already split (a request's, a key binding's) as `req`'s client.
+    fn run_commands_as(
+        &mut self,
+        req: &Request,
+        cmds: Vec<Vec<String>>,
+        config: bool,
+    ) -> Option<Reply> {
+        if let Err(err) = commands::check(&cmds) {
+            return Some(Reply {
+                code: 1,
+                out: Vec::new(),
+                err: format!("{err}\n").into_bytes(),
+            });
+        }
         let run = wait::Suspended {
             req: req.clone(),
             cmds,

@@ -5,7 +5,7 @@
 //! commands that name none act on the current client as tmux's do: the one the command came
 //! from, else the most recently active client of the current session, else `no current client`.
 
-use super::{absolute, words, FormatValues};
+use super::{absolute, pane_id_at, resolve, words, FormatValues};
 use crate::engine::attach::{AttachFlags, Client};
 use crate::engine::cmdline::Args;
 use crate::engine::format::{self, Item, Scope, Values, Zone};
@@ -22,6 +22,16 @@ pub(super) static COMMANDS: &[super::CommandDef] = &[
         "[-dErx] [-c working-directory] [-f flags] [-t target-session]",
         true,
         attach_session
+    ),
+    crate::command_def!(
+        "copy-mode",
+        None,
+        "eHMs:t:uq",
+        0,
+        Some(0),
+        "[-eHMuq] [-s src-pane] [-t target-pane]",
+        false,
+        copy_mode
     ),
     crate::command_def!(
         "detach-client",
@@ -42,6 +52,16 @@ pub(super) static COMMANDS: &[super::CommandDef] = &[
         "[-F format] [-t target-session]",
         false,
         list_clients
+    ),
+    crate::command_def!(
+        "refresh-client",
+        Some("refresh"),
+        "A:B:cC:Df:F:l::LRSt:U",
+        0,
+        Some(1),
+        "[-cDlLRSU] [-A pane:state] [-B name:what:format] [-C XxY] [-f flags] [-t target-client] [adjustment]",
+        false,
+        refresh_client
     ),
     crate::command_def!(
         "switch-client",
@@ -160,6 +180,49 @@ fn attach_session(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), 
     e.attach_client(ctx, found.session, flags)
 }
 
+/// Opens the scrollback view on the target pane (`-u`: a page up; `-q`: closes it) for the
+/// client that ran the command when it shows that pane, else for every client showing it.
+/// zeropty's view belongs to clients, not to the pane: a pane no client shows is left as it
+/// is, and `-e`, `-H`, `-M` and `-s` change nothing.
+fn copy_mode(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
+    let pane = pane_id_at(e, resolve(e, ctx, args, Kind::Pane)?);
+    if args.has('q') {
+        e.close_views(pane);
+    } else {
+        e.open_views(pane, ctx.req.client, u32::from(args.has('u')));
+    }
+    Ok(())
+}
+
+/// Draws the target client again. Panning (`-c -D -L -R -U`) checks its adjustment and
+/// redraws, as the whole window is always shown; `-f` sets the `read-only` and
+/// `ignore-size` flags; `-A`, `-B` and `-C` are for control clients, which zeropty has not.
+fn refresh_client(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
+    let tc = e.find_client(ctx, args.get('t'))?;
+    if ['c', 'L', 'R', 'U', 'D'].iter().any(|&f| args.has(f)) {
+        if let Some(adjust) = words(args).first() {
+            crate::engine::numbers::strtonum(adjust, 1, i32::MAX as i64)
+                .map_err(|why| format!("adjustment {why}"))?;
+        }
+    } else if !args.has('l') {
+        for list in [args.get('F'), args.get('f')].into_iter().flatten() {
+            let c = e.clients.get(tc).ok_or("no current client")?;
+            let mut flags = AttachFlags {
+                readonly: c.readonly,
+                ignore_size: c.ignore_size,
+                ..Default::default()
+            };
+            client_flags(Some(list), &mut flags);
+            e.set_client_flags(tc, flags.readonly, flags.ignore_size);
+        }
+        if ['A', 'B', 'C'].iter().any(|&f| args.has(f)) {
+            return Err("not a control client".into());
+        }
+    }
+    e.redraw_client(tc);
+    Ok(())
+}
+
 /// The place attach-session and switch-client go to: the session `-t` names, or the window
 /// it names when it holds one of `window_marks` (the flag says so; the caller selects that
 /// window); without `-t`, the `current` session at its current window.
@@ -234,17 +297,11 @@ fn switch_client(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), S
         e.set_client_readonly(tc, !ro);
     }
     if let Some(table) = args.get('T') {
-        return match table {
-            "root" => {
-                e.set_client_prefix(tc, false);
-                Ok(())
-            }
-            "prefix" => {
-                e.set_client_prefix(tc, true);
-                Ok(())
-            }
-            _ => Err(format!("table {table} doesn't exist")),
-        };
+        if !e.key_tables.has_table(table) {
+            return Err(format!("table {table} doesn't exist"));
+        }
+        e.set_client_key_table(tc, Some(table.to_string()));
+        return Ok(());
     }
     let current = e
         .clients
@@ -359,8 +416,8 @@ impl Values for ClientValues<'_> {
             "client_last_session" => c.last_session.and_then(session_name).unwrap_or_default(),
             "client_readonly" => flag(c.readonly),
             "client_utf8" => flag(c.utf8),
-            "client_prefix" => flag(c.prefix),
-            "client_key_table" => if c.prefix { "prefix" } else { "root" }.to_string(),
+            "client_prefix" => flag(self.e.client_prefix(c)),
+            "client_key_table" => self.e.client_key_table(c),
             "client_control_mode" => "0".into(),
             "client_flags" => {
                 let mut f = vec!["attached", "focused"];

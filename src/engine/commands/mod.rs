@@ -11,6 +11,7 @@ mod buffer;
 mod client;
 mod environment;
 mod format_values;
+mod key_bindings;
 mod layout;
 mod options;
 mod pane;
@@ -87,6 +88,7 @@ pub fn all() -> &'static [&'static CommandDef] {
             .chain(layout::COMMANDS)
             .chain(buffer::COMMANDS)
             .chain(client::COMMANDS)
+            .chain(key_bindings::COMMANDS)
             .chain(options::COMMANDS)
             .chain(environment::COMMANDS)
             .chain(shell::COMMANDS)
@@ -154,8 +156,8 @@ pub fn find(name: &str) -> Result<&'static CommandDef, String> {
     }
 }
 
-/// Parses and runs one command.
-pub fn run(e: &mut Engine, ctx: &mut Ctx<'_>, argv: &[String]) -> Result<(), String> {
+/// Parses one command: its definition and its arguments, or tmux's message.
+fn parse(argv: &[String]) -> Result<(&'static CommandDef, Args), String> {
     let def = find(&argv[0])?;
     let spec = ArgSpec {
         flags: def.flags,
@@ -164,6 +166,20 @@ pub fn run(e: &mut Engine, ctx: &mut Ctx<'_>, argv: &[String]) -> Result<(), Str
         commands: None,
     };
     let args = parse_args(&spec, &argv[1..]).map_err(|err| err.message(def.name, def.usage))?;
+    Ok((def, args))
+}
+
+/// Checks a command line before any of it runs, as tmux parses a whole line first: an
+/// unknown command or bad arguments anywhere and nothing runs.
+pub fn check(cmds: &[Vec<String>]) -> Result<(), String> {
+    cmds.iter()
+        .filter(|argv| !argv.is_empty())
+        .try_for_each(|argv| parse(argv).map(drop))
+}
+
+/// Parses and runs one command.
+pub fn run(e: &mut Engine, ctx: &mut Ctx<'_>, argv: &[String]) -> Result<(), String> {
+    let (def, args) = parse(argv)?;
     window::refresh_names(e);
     // Commands run commands (if-shell, hooks): each sees its own name, then its caller's.
     let caller = e.running_command.replace(def.name);

@@ -631,16 +631,22 @@ fn any_block(_: usize, _: &Args) -> bool {
 }
 
 fn print_commands(cmds: &[Command]) -> Result<String, String> {
-    let mut parts = Vec::new();
+    Ok(printed_commands(cmds)?.join(" ; "))
+}
+
+/// Each command checked as tmux checks a command list it builds (known, its arguments
+/// valid) and printed as tmux prints it (`cmd_print`).
+pub(super) fn printed_commands(cmds: &[Command]) -> Result<Vec<String>, String> {
+    let mut printed = Vec::new();
     for c in cmds {
         let name = c.name().ok_or("no command")?;
         let def = super::find(name)?;
         let spec = ArgSpec::new(def.flags, def.min, def.max).with_commands(any_block);
         let args = cmdline::parse_arg_values(&spec, &c.argv[1..])
             .map_err(|err| err.message(def.name, def.usage))?;
-        parts.push(print_command(def.name, &args)?);
+        printed.push(print_command(def.name, &args)?);
     }
-    Ok(parts.join(" ; "))
+    Ok(printed)
 }
 
 /// One command as tmux prints it (`cmd_print`, `args_print`): the full name, flags without
