@@ -4,8 +4,8 @@
 # Generated from the command table by `cargo run --example gen_docs`; do not edit.
 
 # The words each kind of name may be, from the tables.
-_zeropty_commands='attach-session attach bind-key bind break-pane breakp capture-pane capturep choose-buffer clear-history clearhist copy-mode delete-buffer deleteb detach-client detach display-message display has-session has if-shell if join-pane joinp kill-pane killp kill-server kill-session kill-window killw last-pane lastp last-window last list-buffers lsb list-clients lsc list-commands lscm list-keys lsk list-panes lsp list-sessions ls list-windows lsw load-buffer loadb move-pane movep move-window movew new-session new new-window neww next-layout nextl next-window next paste-buffer pasteb pipe-pane pipep previous-layout prevl previous-window prev refresh-client refresh rename-session rename rename-window renamew resize-pane resizep resize-window resizew respawn-pane respawnp respawn-window respawnw rotate-window rotatew run-shell run save-buffer saveb select-layout selectl select-pane selectp select-window selectw send-keys send send-prefix set-buffer setb set-environment setenv set-hook set-option set set-window-option setw show-buffer showb show-environment showenv show-hooks show-options show show-window-options showw source-file source split-window splitw start-server start swap-pane swapp swap-window swapw switch-client switchc unbind-key unbind wait-for wait'
-_zeropty_names='attach-session bind-key break-pane capture-pane choose-buffer clear-history copy-mode delete-buffer detach-client display-message has-session if-shell join-pane kill-pane kill-server kill-session kill-window last-pane last-window list-buffers list-clients list-commands list-keys list-panes list-sessions list-windows load-buffer move-pane move-window new-session new-window next-layout next-window paste-buffer pipe-pane previous-layout previous-window refresh-client rename-session rename-window resize-pane resize-window respawn-pane respawn-window rotate-window run-shell save-buffer select-layout select-pane select-window send-keys send-prefix set-buffer set-environment set-hook set-option set-window-option show-buffer show-environment show-hooks show-options show-window-options source-file split-window start-server swap-pane swap-window switch-client unbind-key wait-for'
+_zeropty_commands='attach-session attach bind-key bind break-pane breakp capture-pane capturep choose-buffer choose-client choose-tree clear-history clearhist clear-prompt-history clearphist clock-mode command-prompt confirm-before confirm copy-mode customize-mode delete-buffer deleteb detach-client detach display-menu menu display-message display display-panes displayp display-popup popup find-window findw has-session has if-shell if join-pane joinp kill-pane killp kill-server kill-session kill-window killw last-pane lastp last-window last link-window linkw list-buffers lsb list-clients lsc list-commands lscm list-keys lsk list-panes lsp list-sessions ls list-windows lsw load-buffer loadb lock-client lockc lock-server lock lock-session locks move-pane movep move-window movew new-session new new-window neww next-layout nextl next-window next paste-buffer pasteb pipe-pane pipep previous-layout prevl previous-window prev refresh-client refresh rename-session rename rename-window renamew resize-pane resizep resize-window resizew respawn-pane respawnp respawn-window respawnw rotate-window rotatew run-shell run save-buffer saveb select-layout selectl select-pane selectp select-window selectw send-keys send send-prefix server-access set-buffer setb set-environment setenv set-hook set-option set set-window-option setw show-buffer showb show-environment showenv show-hooks show-messages showmsgs show-options show show-prompt-history showphist show-window-options showw source-file source split-window splitw start-server start suspend-client suspendc swap-pane swapp swap-window swapw switch-client switchc unbind-key unbind unlink-window unlinkw wait-for wait'
+_zeropty_names='attach-session bind-key break-pane capture-pane choose-buffer choose-client choose-tree clear-history clear-prompt-history clock-mode command-prompt confirm-before copy-mode customize-mode delete-buffer detach-client display-menu display-message display-panes display-popup find-window has-session if-shell join-pane kill-pane kill-server kill-session kill-window last-pane last-window link-window list-buffers list-clients list-commands list-keys list-panes list-sessions list-windows load-buffer lock-client lock-server lock-session move-pane move-window new-session new-window next-layout next-window paste-buffer pipe-pane previous-layout previous-window refresh-client rename-session rename-window resize-pane resize-window respawn-pane respawn-window rotate-window run-shell save-buffer select-layout select-pane select-window send-keys send-prefix server-access set-buffer set-environment set-hook set-option set-window-option show-buffer show-environment show-hooks show-messages show-options show-prompt-history show-window-options source-file split-window start-server suspend-client swap-pane swap-window switch-client unbind-key unlink-window wait-for'
 _zeropty_program_words='serve help'
 _zeropty_options='activity-action after-bind-key after-capture-pane after-copy-mode after-display-message after-display-panes after-kill-pane after-list-buffers after-list-clients after-list-keys after-list-panes after-list-sessions after-list-windows after-load-buffer after-lock-server after-new-session after-new-window after-paste-buffer after-pipe-pane after-queue after-refresh-client after-rename-session after-rename-window after-resize-pane after-resize-window after-save-buffer after-select-layout after-select-pane after-select-window after-send-keys after-set-buffer after-set-environment after-set-hook after-set-option after-show-environment after-show-messages after-show-options after-split-window after-unbind-key aggressive-resize alert-activity alert-bell alert-silence allow-passthrough allow-rename alternate-screen assume-paste-time automatic-rename automatic-rename-format backspace base-index bell-action buffer-limit client-active client-attached client-detached client-focus-in client-focus-out client-resized client-session-changed clock-mode-colour clock-mode-style command-alias copy-command copy-mode-current-match-style copy-mode-mark-style copy-mode-match-style cursor-colour cursor-style default-backend default-command default-shell default-size default-terminal destroy-unattached detach-on-destroy display-panes-active-colour display-panes-colour display-panes-time display-time editor escape-time exit-empty exit-unattached extended-keys fill-character focus-events history-file history-limit key-table lock-after-time lock-command main-pane-height main-pane-width message-command-style message-limit message-style mode-keys mode-style monitor-activity monitor-bell monitor-silence mouse other-pane-height other-pane-width pane-active-border-style pane-base-index pane-border-format pane-border-indicators pane-border-lines pane-border-status pane-border-style pane-colours pane-died pane-exited pane-focus-in pane-focus-out pane-mode-changed pane-set-clipboard pane-title-changed popup-border-lines popup-border-style popup-style prefix prefix2 prompt-history-limit remain-on-exit remain-on-exit-format renumber-windows repeat-time scroll-on-clear session-closed session-created session-renamed session-window-changed set-clipboard set-titles set-titles-string silence-action status status-bg status-fg status-format status-interval status-justify status-keys status-left status-left-length status-left-style status-position status-right status-right-length status-right-style status-style synchronize-panes terminal-features terminal-overrides update-environment user-keys visual-activity visual-bell visual-silence window-active-style window-layout-changed window-linked window-pane-changed window-renamed window-resized window-size window-status-activity-style window-status-bell-style window-status-current-format window-status-current-style window-status-format window-status-last-style window-status-separator window-status-style window-style window-unlinked word-separators wrap-search xterm-keys'
 _zeropty_server_options='backspace buffer-limit command-alias copy-command default-backend default-terminal editor escape-time exit-empty exit-unattached extended-keys focus-events history-file message-limit prompt-history-limit set-clipboard terminal-features terminal-overrides user-keys'
@@ -34,11 +34,32 @@ _zeropty_spec() {
     choose-buffer)
         switches='NrZ' values='F:free f:free K:free O:free t:pane' args='free'
         ;;
+    choose-client)
+        switches='NrZ' values='F:free f:free K:free O:free t:pane' args='free'
+        ;;
+    choose-tree)
+        switches='GNrswZ' values='F:free f:free K:free O:free t:pane' args='free'
+        ;;
     clear-history | clearhist)
         switches='' values='t:pane' args=''
         ;;
+    clear-prompt-history | clearphist)
+        switches='' values='T:free' args=''
+        ;;
+    clock-mode)
+        switches='' values='t:pane' args=''
+        ;;
+    command-prompt)
+        switches='1bFkiN' values='I:free p:free t:client T:free' args='free'
+        ;;
+    confirm-before | confirm)
+        switches='b' values='p:free t:client' args='command'
+        ;;
     copy-mode)
         switches='eHMuq' values='s:pane t:pane' args=''
+        ;;
+    customize-mode)
+        switches='NZ' values='F:free f:free t:pane' args=''
         ;;
     delete-buffer | deleteb)
         switches='' values='b:buffer' args=''
@@ -46,8 +67,20 @@ _zeropty_spec() {
     detach-client | detach)
         switches='aP' values='E:shell-command s:session t:client' args=''
         ;;
+    display-menu | menu)
+        switches='O' values='c:client t:pane T:free x:free y:free' args='free free command ...'
+        ;;
     display-message | display)
         switches='aINpv' values='c:client d:free t:pane F:free' args='free'
+        ;;
+    display-panes | displayp)
+        switches='bN' values='d:free t:client' args='free'
+        ;;
+    display-popup | popup)
+        switches='BCE' values='b:free c:client d:directory e:free h:free s:free S:free t:pane T:free w:free x:free y:free' args='shell-command'
+        ;;
+    find-window | findw)
+        switches='CiNrTZ' values='t:pane' args='free'
         ;;
     has-session | has)
         switches='' values='t:session' args=''
@@ -76,6 +109,9 @@ _zeropty_spec() {
     last-window | last)
         switches='' values='t:session' args=''
         ;;
+    link-window | linkw)
+        switches='abdk' values='s:window t:window' args=''
+        ;;
     list-buffers | lsb)
         switches='' values='F:free f:free' args=''
         ;;
@@ -99,6 +135,15 @@ _zeropty_spec() {
         ;;
     load-buffer | loadb)
         switches='w' values='b:buffer t:client' args='file'
+        ;;
+    lock-client | lockc)
+        switches='' values='t:client' args=''
+        ;;
+    lock-server | lock)
+        switches='' values='' args=''
+        ;;
+    lock-session | locks)
+        switches='' values='t:session' args=''
         ;;
     move-pane | movep)
         switches='bdfhv' values='p:free l:free s:pane t:pane' args=''
@@ -175,6 +220,9 @@ _zeropty_spec() {
     send-prefix)
         switches='2' values='t:pane' args=''
         ;;
+    server-access)
+        switches='adlrw' values='' args='free'
+        ;;
     set-buffer | setb)
         switches='aw' values='b:buffer t:client n:free' args='free'
         ;;
@@ -199,8 +247,14 @@ _zeropty_spec() {
     show-hooks)
         switches='gpw' values='t:pane' args=''
         ;;
+    show-messages | showmsgs)
+        switches='JT' values='t:client' args=''
+        ;;
     show-options | show)
         switches='AgHpqsvw' values='t:pane' args='option'
+        ;;
+    show-prompt-history | showphist)
+        switches='' values='T:free' args=''
         ;;
     show-window-options | showw)
         switches='gv' values='t:window' args='window-option'
@@ -214,6 +268,9 @@ _zeropty_spec() {
     start-server | start)
         switches='' values='' args=''
         ;;
+    suspend-client | suspendc)
+        switches='' values='t:client' args=''
+        ;;
     swap-pane | swapp)
         switches='dDUZ' values='s:pane t:pane' args=''
         ;;
@@ -225,6 +282,9 @@ _zeropty_spec() {
         ;;
     unbind-key | unbind)
         switches='anq' values='T:free' args='free'
+        ;;
+    unlink-window | unlinkw)
+        switches='k' values='t:window' args=''
         ;;
     wait-for | wait)
         switches='LSU' values='' args='free'

@@ -2506,3 +2506,92 @@ fn a_command_line_with_an_error_anywhere_runs_none_of_it() {
         ],
     );
 }
+
+#[test]
+fn commands_zeropty_lacks_parse_as_tmuxs_and_bind() {
+    compare(
+        "lacks",
+        &[
+            Some(&["new-session", "-d", "-s", "a", "cat"]),
+            Some(&["list-commands", "choose-client"]),
+            Some(&["list-commands", "choose-tree"]),
+            Some(&["list-commands", "clear-prompt-history"]),
+            Some(&["list-commands", "clock-mode"]),
+            Some(&["list-commands", "command-prompt"]),
+            Some(&["list-commands", "confirm-before"]),
+            Some(&["list-commands", "customize-mode"]),
+            Some(&["list-commands", "display-menu"]),
+            Some(&["list-commands", "display-panes"]),
+            Some(&["list-commands", "display-popup"]),
+            Some(&["list-commands", "find-window"]),
+            Some(&["list-commands", "link-window"]),
+            Some(&["list-commands", "lock-client"]),
+            Some(&["list-commands", "lock-server"]),
+            Some(&["list-commands", "lock-session"]),
+            Some(&["list-commands", "server-access"]),
+            Some(&["list-commands", "show-messages"]),
+            Some(&["list-commands", "show-prompt-history"]),
+            Some(&["list-commands", "suspend-client"]),
+            Some(&["list-commands", "unlink-window"]),
+            Some(&["choose-tree", "-Q"]),
+            Some(&["find-window"]),
+            Some(&["confirm-before", "-p"]),
+            Some(&["bind-key", "s", "choose-tree", "-Zs"]),
+            Some(&[
+                "bind-key",
+                "-n",
+                "M-p",
+                "display-popup",
+                "-E",
+                "-w",
+                "80%",
+                "htop",
+            ]),
+            Some(&[
+                "bind-key",
+                "-T",
+                "prefix",
+                "&",
+                "confirm-before",
+                "-p",
+                "kill #W?",
+                "kill-window",
+            ]),
+            Some(&[
+                "bind-key",
+                "C-m",
+                "display-menu",
+                "-T",
+                "menu",
+                "one",
+                "1",
+                "{ new-window }",
+            ]),
+            Some(&["list-keys", "-T", "prefix", "s"]),
+            Some(&["list-keys", "-T", "prefix", "&"]),
+            Some(&["list-keys", "-T", "prefix", "C-m"]),
+            Some(&["list-keys", "-T", "root", "M-p"]),
+        ],
+    );
+    let z = Mux::new(
+        PathBuf::from(env!("CARGO_BIN_EXE_zeropty")),
+        format!("lacking{}", std::process::id()),
+        "z",
+        "/bin/sh",
+    );
+    assert_eq!(z.run(&["new-session", "-d", "cat"]).code, Some(0));
+    for (cmd, why) in [
+        ("choose-tree", "no interactive modes, menus or prompts"),
+        ("show-messages", "no message log"),
+        ("lock-server", "clients are never locked or suspended"),
+        ("link-window", "a window is in one session at a time"),
+        ("server-access", "only the server's own user may connect"),
+    ] {
+        let step = z.run(&[cmd]);
+        assert_eq!(step.code, Some(1), "{cmd}");
+        assert_eq!(
+            step.err,
+            format!("zeropty: {why}; {cmd} is not supported\n")
+        );
+    }
+}

@@ -809,8 +809,17 @@ const REFERENCE: &[ProseSection] = &[
              backend; use `new-session -T pty` for them. `#{pane_tty}` is empty on the socket \
              backend.",
             "The attached view draws the default status line only (no `status-format` styles), \
-             its scrollback view scrolls without a copy cursor, and only the default key \
-             bindings exist (`C-b d` detaches, `C-b [` scrolls back).",
+             and its scrollback view (`copy-mode`, `C-b [`) belongs to the client, not to the \
+             pane, and scrolls without a copy cursor. Key tables are tmux's: bind-key, \
+             unbind-key and list-keys list and change the same bindings, and keys typed on a \
+             client run them as tmux runs them; bindings to the commands below do nothing.",
+            "Every tmux command parses as tmux's, but these fail with `zeropty: REASON; COMMAND \
+             is not supported`: the interactive modes, menus and prompts (choose-tree, \
+             choose-client, customize-mode, clock-mode, find-window, command-prompt, \
+             confirm-before, display-menu, display-popup, display-panes, show-prompt-history, \
+             clear-prompt-history), show-messages, lock-client, lock-server, lock-session, \
+             suspend-client, server-access, and link-window and unlink-window (a window is in \
+             one session at a time).",
             "`default-backend` and `new-session -T` are zeropty's own.",
             "As in tmux, `run-shell` prints nothing on the client's output (its job's output is \
              not kept).",
@@ -1201,6 +1210,9 @@ const VARIABLE_DOCS: &[(&str, &str)] = &[
 /// The common meaning of `-F` on commands that print one line per object.
 const FORMAT_FLAG: &str = "Print each entry with this format instead of the default one.";
 const FILTER_FLAG: &str = "Only list the entries for which this format is true.";
+/// What each flag of a tmux command zeropty does not have does.
+const NOT_HERE: &str = "Parsed as tmux parses it; the command fails all the same.";
+
 const ONE_PANE: &str = "Accepted as tmux accepts it; the command fails anyway.";
 
 /// join-pane and move-pane take the same flags, each of which only tmux's layouts use.
@@ -1341,9 +1353,51 @@ const COMMAND_DOCS: &[CommandDoc] = &[
         ],
     },
     CommandDoc {
+        name: "choose-client",
+        about: "In tmux, a mode to choose a client from a list. zeropty does not have it: it parses \
+                as tmux's and fails with `zeropty: no interactive modes, menus or prompts; \
+                choose-client is not supported`.",
+        flags: &[('F', NOT_HERE), ('f', NOT_HERE), ('K', NOT_HERE), ('N', NOT_HERE), ('O', NOT_HERE), ('r', NOT_HERE), ('t', NOT_HERE), ('Z', NOT_HERE)],
+    },
+    CommandDoc {
+        name: "choose-tree",
+        about: "In tmux, a mode to choose a session, window or pane from a tree. zeropty does not \
+                have it: it parses as tmux's and fails with `zeropty: no interactive modes, menus or \
+                prompts; choose-tree is not supported`.",
+        flags: &[('F', NOT_HERE), ('f', NOT_HERE), ('G', NOT_HERE), ('K', NOT_HERE), ('N', NOT_HERE), ('O', NOT_HERE), ('r', NOT_HERE), ('s', NOT_HERE), ('t', NOT_HERE), ('w', NOT_HERE), ('Z', NOT_HERE)],
+    },
+    CommandDoc {
         name: "clear-history",
         about: "Remove the lines that scrolled off the top of a pane (its history).",
         flags: &[('t', "The pane whose history to clear.")],
+    },
+    CommandDoc {
+        name: "clear-prompt-history",
+        about: "In tmux, clears the command prompt's history. zeropty does not have it: it parses as \
+                tmux's and fails with `zeropty: no interactive modes, menus or prompts; \
+                clear-prompt-history is not supported`.",
+        flags: &[('T', NOT_HERE)],
+    },
+    CommandDoc {
+        name: "clock-mode",
+        about: "In tmux, shows a clock in a pane. zeropty does not have it: it parses as tmux's and \
+                fails with `zeropty: no interactive modes, menus or prompts; clock-mode is not \
+                supported`.",
+        flags: &[('t', NOT_HERE)],
+    },
+    CommandDoc {
+        name: "command-prompt",
+        about: "In tmux, opens the command prompt on a client. zeropty does not have it: it parses \
+                as tmux's and fails with `zeropty: no interactive modes, menus or prompts; \
+                command-prompt is not supported`.",
+        flags: &[('1', NOT_HERE), ('b', NOT_HERE), ('F', NOT_HERE), ('k', NOT_HERE), ('i', NOT_HERE), ('I', NOT_HERE), ('N', NOT_HERE), ('p', NOT_HERE), ('t', NOT_HERE), ('T', NOT_HERE)],
+    },
+    CommandDoc {
+        name: "confirm-before",
+        about: "In tmux, asks on a client before running a command. zeropty does not have it: it \
+                parses as tmux's and fails with `zeropty: no interactive modes, menus or prompts; \
+                confirm-before is not supported`.",
+        flags: &[('b', NOT_HERE), ('p', NOT_HERE), ('t', NOT_HERE)],
     },
     CommandDoc {
         name: "copy-mode",
@@ -1359,6 +1413,13 @@ const COMMAND_DOCS: &[CommandDoc] = &[
             ('t', "The pane."),
             ('u', "Scroll up a page."),
         ],
+    },
+    CommandDoc {
+        name: "customize-mode",
+        about: "In tmux, a mode to browse and change options and key bindings. zeropty does not have \
+                it: it parses as tmux's and fails with `zeropty: no interactive modes, menus or \
+                prompts; customize-mode is not supported`.",
+        flags: &[('F', NOT_HERE), ('f', NOT_HERE), ('N', NOT_HERE), ('t', NOT_HERE), ('Z', NOT_HERE)],
     },
     CommandDoc {
         name: "delete-buffer",
@@ -1386,6 +1447,13 @@ const COMMAND_DOCS: &[CommandDoc] = &[
         ],
     },
     CommandDoc {
+        name: "display-menu",
+        about: "In tmux, shows a menu on a client. zeropty does not have it: it parses as tmux's and \
+                fails with `zeropty: no interactive modes, menus or prompts; display-menu is not \
+                supported`.",
+        flags: &[('c', NOT_HERE), ('t', NOT_HERE), ('O', NOT_HERE), ('T', NOT_HERE), ('x', NOT_HERE), ('y', NOT_HERE)],
+    },
+    CommandDoc {
         name: "display-message",
         about: "Expand a message as a format for a target and show it; with -p print it, as \
                 scripts use it to read a value (`display-message -p '#{pane_pid}'`). Without -p, \
@@ -1408,6 +1476,27 @@ const COMMAND_DOCS: &[CommandDoc] = &[
             ('t', "The pane whose variables the format sees."),
             ('v', "Print how the format was expanded, step by step."),
         ],
+    },
+    CommandDoc {
+        name: "display-panes",
+        about: "In tmux, shows each pane's number on a client. zeropty does not have it: it parses \
+                as tmux's and fails with `zeropty: no interactive modes, menus or prompts; \
+                display-panes is not supported`.",
+        flags: &[('b', NOT_HERE), ('d', NOT_HERE), ('N', NOT_HERE), ('t', NOT_HERE)],
+    },
+    CommandDoc {
+        name: "display-popup",
+        about: "In tmux, shows a popup running a command on a client. zeropty does not have it: it \
+                parses as tmux's and fails with `zeropty: no interactive modes, menus or prompts; \
+                display-popup is not supported`.",
+        flags: &[('B', NOT_HERE), ('b', NOT_HERE), ('C', NOT_HERE), ('c', NOT_HERE), ('d', NOT_HERE), ('e', NOT_HERE), ('E', NOT_HERE), ('h', NOT_HERE), ('s', NOT_HERE), ('S', NOT_HERE), ('t', NOT_HERE), ('T', NOT_HERE), ('w', NOT_HERE), ('x', NOT_HERE), ('y', NOT_HERE)],
+    },
+    CommandDoc {
+        name: "find-window",
+        about: "In tmux, a mode listing the windows that match a string. zeropty does not have it: \
+                it parses as tmux's and fails with `zeropty: no interactive modes, menus or prompts; \
+                find-window is not supported`.",
+        flags: &[('C', NOT_HERE), ('i', NOT_HERE), ('N', NOT_HERE), ('r', NOT_HERE), ('t', NOT_HERE), ('T', NOT_HERE), ('Z', NOT_HERE)],
     },
     CommandDoc {
         name: "has-session",
@@ -1494,6 +1583,13 @@ const COMMAND_DOCS: &[CommandDoc] = &[
         flags: &[('t', "The session.")],
     },
     CommandDoc {
+        name: "link-window",
+        about: "In tmux, links a window into a second session. zeropty does not have it: it parses \
+                as tmux's and fails with `zeropty: a window is in one session at a time; link-window \
+                is not supported`.",
+        flags: &[('a', NOT_HERE), ('b', NOT_HERE), ('d', NOT_HERE), ('k', NOT_HERE), ('s', NOT_HERE), ('t', NOT_HERE)],
+    },
+    CommandDoc {
         name: "list-buffers",
         about: "List the paste buffers, most recent first.",
         flags: &[('F', FORMAT_FLAG), ('f', FILTER_FLAG)],
@@ -1576,6 +1672,26 @@ const COMMAND_DOCS: &[CommandDoc] = &[
             ),
             ('w', "Also send the buffer to the client's clipboard."),
         ],
+    },
+    CommandDoc {
+        name: "lock-client",
+        about: "In tmux, locks a client with lock-command. zeropty does not have it: it parses as \
+                tmux's and fails with `zeropty: clients are never locked or suspended; lock-client \
+                is not supported`.",
+        flags: &[('t', NOT_HERE)],
+    },
+    CommandDoc {
+        name: "lock-server",
+        about: "In tmux, locks every client. zeropty does not have it: it parses as tmux's and fails \
+                with `zeropty: clients are never locked or suspended; lock-server is not supported`.",
+        flags: &[],
+    },
+    CommandDoc {
+        name: "lock-session",
+        about: "In tmux, locks the clients of a session. zeropty does not have it: it parses as \
+                tmux's and fails with `zeropty: clients are never locked or suspended; lock-session \
+                is not supported`.",
+        flags: &[('t', NOT_HERE)],
     },
     CommandDoc {
         name: "move-pane",
@@ -2009,6 +2125,13 @@ const COMMAND_DOCS: &[CommandDoc] = &[
         flags: &[('2', "Send the prefix2 key instead."), ('t', "The pane.")],
     },
     CommandDoc {
+        name: "server-access",
+        about: "In tmux, lets other users connect to the server. zeropty does not have it: it parses \
+                as tmux's and fails with `zeropty: only the server's own user may connect; \
+                server-access is not supported`.",
+        flags: &[('a', NOT_HERE), ('d', NOT_HERE), ('l', NOT_HERE), ('r', NOT_HERE), ('w', NOT_HERE)],
+    },
+    CommandDoc {
         name: "set-buffer",
         about: "Set a paste buffer's contents, creating it if needed.",
         flags: &[
@@ -2119,6 +2242,12 @@ const COMMAND_DOCS: &[CommandDoc] = &[
         ],
     },
     CommandDoc {
+        name: "show-messages",
+        about: "In tmux, shows a client's message log. zeropty does not have it: it parses as tmux's \
+                and fails with `zeropty: no message log; show-messages is not supported`.",
+        flags: &[('J', NOT_HERE), ('T', NOT_HERE), ('t', NOT_HERE)],
+    },
+    CommandDoc {
         name: "show-options",
         about: "Print options and their values, or one option.",
         flags: &[
@@ -2135,6 +2264,13 @@ const COMMAND_DOCS: &[CommandDoc] = &[
             ('v', "Print the values only."),
             ('w', "Window options."),
         ],
+    },
+    CommandDoc {
+        name: "show-prompt-history",
+        about: "In tmux, shows the command prompt's history. zeropty does not have it: it parses as \
+                tmux's and fails with `zeropty: no interactive modes, menus or prompts; \
+                show-prompt-history is not supported`.",
+        flags: &[('T', NOT_HERE)],
     },
     CommandDoc {
         name: "show-window-options",
@@ -2181,6 +2317,13 @@ const COMMAND_DOCS: &[CommandDoc] = &[
         name: "start-server",
         about: "Start the server if none runs, and do nothing else.",
         flags: &[],
+    },
+    CommandDoc {
+        name: "suspend-client",
+        about: "In tmux, suspends a client (as SIGTSTP). zeropty does not have it: it parses as \
+                tmux's and fails with `zeropty: clients are never locked or suspended; \
+                suspend-client is not supported`.",
+        flags: &[('t', NOT_HERE)],
     },
     CommandDoc {
         name: "swap-pane",
@@ -2241,6 +2384,13 @@ const COMMAND_DOCS: &[CommandDoc] = &[
             ('q', "No error when the key or table does not exist."),
             ('T', "The key table (default prefix)."),
         ],
+    },
+    CommandDoc {
+        name: "unlink-window",
+        about: "In tmux, unlinks a window from one of the sessions it is linked into. zeropty does \
+                not have it: it parses as tmux's and fails with `zeropty: a window is in one session \
+                at a time; unlink-window is not supported`.",
+        flags: &[('k', NOT_HERE), ('t', NOT_HERE)],
     },
     CommandDoc {
         name: "wait-for",

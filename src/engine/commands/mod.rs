@@ -11,6 +11,7 @@ mod buffer;
 mod client;
 mod environment;
 mod format_values;
+mod interactive;
 mod key_bindings;
 mod layout;
 mod options;
@@ -89,6 +90,7 @@ pub fn all() -> &'static [&'static CommandDef] {
             .chain(buffer::COMMANDS)
             .chain(client::COMMANDS)
             .chain(key_bindings::COMMANDS)
+            .chain(interactive::COMMANDS)
             .chain(options::COMMANDS)
             .chain(environment::COMMANDS)
             .chain(shell::COMMANDS)
