@@ -2595,3 +2595,64 @@ fn commands_zeropty_lacks_parse_as_tmuxs_and_bind() {
         );
     }
 }
+
+#[test]
+fn command_aliases_expand_as_tmuxs() {
+    compare(
+        "alias",
+        &[
+            Some(&["new-session", "-d", "-s", "a", "cat"]),
+            Some(&[
+                "set-option",
+                "-s",
+                "command-alias[100]",
+                "sayhi=display-message -p hi",
+            ]),
+            Some(&[
+                "set-option",
+                "-s",
+                "command-alias[101]",
+                "names=list-sessions -F",
+            ]),
+            Some(&[
+                "set-option",
+                "-s",
+                "command-alias[102]",
+                "two=display -p one ; display -p",
+            ]),
+            Some(&["sayhi"]),
+            Some(&["names", "#{session_name}:#{session_windows}"]),
+            Some(&["two", "second"]),
+            Some(&["sayhi", ";", "two", "x"]),
+            Some(&["if-shell", "true", "sayhi"]),
+            Some(&["bind-key", "x", "sayhi"]),
+            Some(&["list-keys", "-T", "prefix", "x"]),
+            Some(&[
+                "set-option",
+                "-s",
+                "command-alias[103]",
+                "bad=nosuchcommand",
+            ]),
+            Some(&["bad"]),
+            Some(&["show-options", "-s", "command-alias"]),
+        ],
+    );
+    // An alias that runs itself keeps tmux's server busy for ever; zeropty's refuses it at a
+    // depth and lives.
+    let z = Mux::new(
+        PathBuf::from(env!("CARGO_BIN_EXE_zeropty")),
+        format!("aliasloop{}", std::process::id()),
+        "z",
+        "/bin/sh",
+    );
+    assert_eq!(z.run(&["new-session", "-d", "cat"]).code, Some(0));
+    let alias = "loop=if-shell -F 1 loop";
+    assert_eq!(
+        z.run(&["set", "-s", "command-alias[0]", alias]).code,
+        Some(0)
+    );
+    let step = z.run(&["loop"]);
+    assert_eq!(step.code, Some(1));
+    assert_eq!(step.err, "zeropty: commands nested too deeply: loop\n");
+    assert_eq!(z.run(&["has-session"]).code, Some(0));
+}

@@ -325,8 +325,11 @@ fn write_commands(page: &mut Page) {
         "Each command below is given as the first argument after the global flags, or sent \
          over the socket (see `SOCKET PROTOCOL`). A command may be shortened to a unique \
          prefix of its name, or given by its alias. Several commands may be run by one \
-         invocation, separated by an argument that is a single `;`. `zeropty list-commands` \
-         prints the same synopses.",
+         invocation, separated by an argument that is a single `;`; if any of them is unknown \
+         or has bad arguments, none runs. A name that is an item of the `command-alias` server \
+         option (`NAME=COMMANDS`, by default tmux's: `info`, `splitp`, ...) stands for those \
+         commands, its arguments appended to the last. `zeropty list-commands` prints the same \
+         synopses.",
     );
     for def in commands::all() {
         write_command(page, def);

@@ -85,6 +85,8 @@ pub struct Ctx<'a> {
     pub calling_pane: Option<u32>,
     /// Nesting depth of `source-file`.
     pub depth: u32,
+    /// Commands running inside other commands (if-shell branches, aliases, sourced files).
+    pub nesting: u32,
     /// Running a configuration file at server start: there is no client, so new sessions are
     /// created detached.
     pub config: bool,
@@ -107,6 +109,7 @@ impl<'a> Ctx<'a> {
             err: Vec::new(),
             calling_pane: None,
             depth: 0,
+            nesting: 0,
             config: false,
             suspended: false,
             deferred: Vec::new(),
@@ -292,14 +295,15 @@ impl Engine {
         self.run_commands_as(req, cmds, config)
     }
 
-    /// Runs commands already split (a request's, a key binding's) as `req`'s client.
+    /// Runs commands already split (a request's, a key binding's) as `req`'s client, once
+    /// every one of them parses.
     fn run_commands_as(
         &mut self,
         req: &Request,
         cmds: Vec<Vec<String>>,
         config: bool,
     ) -> Option<Reply> {
-        if let Err(err) = commands::check(&cmds) {
+        if let Err(err) = commands::check(self, &cmds) {
             return Some(Reply {
                 code: 1,
                 out: Vec::new(),
@@ -338,6 +342,7 @@ impl Engine {
             err: std::mem::take(&mut run.err),
             calling_pane,
             depth: 0,
+            nesting: 0,
             config: run.config,
             suspended: false,
             deferred: Vec::new(),

@@ -55,7 +55,7 @@ fn bind_key(e: &mut Engine, _: &mut Ctx<'_>, args: &Args) -> Result<(), String> 
     let commands = match &pos[1..] {
         [] => None,
         // One argument is command text (a `{ }` block arrives as its text).
-        [text] => Some(printed_commands(&parse_commands(e, text)?)?),
+        [text] => Some(printed_commands(e, &parse_commands(e, text)?)?),
         // More are a command line, split at `;` as tmux splits arguments.
         argv => {
             let cmds: Vec<Command> = split_argv(argv)
@@ -65,7 +65,7 @@ fn bind_key(e: &mut Engine, _: &mut Ctx<'_>, args: &Args) -> Result<(), String> 
                     line: 0,
                 })
                 .collect();
-            Some(printed_commands(&cmds)?)
+            Some(printed_commands(e, &cmds)?)
         }
     };
     let note = args.get('N').map(str::to_string);

@@ -30,6 +30,7 @@ pub use session::{spawn_window, SpawnWindow};
 pub use shell::{collect_status, keep_dead_pane};
 
 use super::cmdline::{parse_args, ArgSpec, Args};
+use super::options::{Value, SERVER};
 use super::target::{self, Found, Kind};
 use super::{Ctx, Engine};
 use std::sync::OnceLock;
@@ -171,16 +172,75 @@ fn parse(argv: &[String]) -> Result<(&'static CommandDef, Args), String> {
     Ok((def, args))
 }
 
-/// Checks a command line before any of it runs, as tmux parses a whole line first: an
-/// unknown command or bad arguments anywhere and nothing runs.
-pub fn check(cmds: &[Vec<String>]) -> Result<(), String> {
-    cmds.iter()
-        .filter(|argv| !argv.is_empty())
-        .try_for_each(|argv| parse(argv).map(drop))
+/// The command text `name` is an alias of (the `command-alias` server option, items
+/// `NAME=COMMAND TEXT`, as `cmd_get_alias`).
+fn alias<'a>(e: &'a Engine, name: &str) -> Option<&'a str> {
+    let Some(Value::Array(items)) = e.options.global(SERVER).get("command-alias") else {
+        return None;
+    };
+    items
+        .values()
+        .find_map(|item| item.strip_prefix(name)?.strip_prefix('='))
 }
 
-/// Parses and runs one command.
+/// The commands a command line stands for when its name is an alias: the alias's commands,
+/// its own arguments appended to the last of them, none of them expanded again (as
+/// `cmd_parse_expand_alias`).
+fn expand_alias(e: &Engine, argv: &[String]) -> Result<Option<Vec<Vec<String>>>, String> {
+    let Some(text) = argv.first().and_then(|name| alias(e, name)) else {
+        return Ok(None);
+    };
+    let mut lines = options::command_lines(e, text)?;
+    if let Some(last) = lines.last_mut() {
+        last.extend_from_slice(&argv[1..]);
+    }
+    Ok(Some(lines))
+}
+
+/// Checks a command line before any of it runs, as tmux parses a whole line first: an
+/// unknown command or bad arguments anywhere and nothing runs.
+pub fn check(e: &Engine, cmds: &[Vec<String>]) -> Result<(), String> {
+    for argv in cmds.iter().filter(|argv| !argv.is_empty()) {
+        match expand_alias(e, argv)? {
+            Some(lines) => lines.iter().try_for_each(|line| parse(line).map(drop))?,
+            None => drop(parse(argv)?),
+        }
+    }
+    Ok(())
+}
+
+/// How deep commands may run inside commands. tmux queues them and has no limit: an alias
+/// whose `if-shell` runs the alias again keeps its server busy for ever; here each level takes
+/// some of the server's stack, so the hundredth fails instead.
+const MAX_NESTING: u32 = 100;
+
+/// Parses and runs one command, or the commands its name is an alias of (those left when one
+/// must wait run after it, before the rest of the caller's).
 pub fn run(e: &mut Engine, ctx: &mut Ctx<'_>, argv: &[String]) -> Result<(), String> {
+    if ctx.nesting >= MAX_NESTING {
+        return Err(format!("zeropty: commands nested too deeply: {}", argv[0]));
+    }
+    ctx.nesting += 1;
+    let ran = run_expanded(e, ctx, argv);
+    ctx.nesting -= 1;
+    ran
+}
+
+fn run_expanded(e: &mut Engine, ctx: &mut Ctx<'_>, argv: &[String]) -> Result<(), String> {
+    let Some(lines) = expand_alias(e, argv)? else {
+        return run_one(e, ctx, argv);
+    };
+    for (i, line) in lines.iter().enumerate() {
+        run_one(e, ctx, line)?;
+        if ctx.suspended {
+            ctx.deferred.extend(lines[i + 1..].iter().cloned());
+            break;
+        }
+    }
+    Ok(())
+}
+
+fn run_one(e: &mut Engine, ctx: &mut Ctx<'_>, argv: &[String]) -> Result<(), String> {
     let (def, args) = parse(argv)?;
     window::refresh_names(e);
     // Commands run commands (if-shell, hooks): each sees its own name, then its caller's.

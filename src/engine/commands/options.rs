@@ -621,7 +621,7 @@ pub(super) fn parse_commands(e: &Engine, text: &str) -> Result<Vec<Command>, Str
 /// Checks command text as tmux does when it builds a command list (each command known, its
 /// arguments valid) and prints the list as tmux prints it (`cmd_list_print`).
 pub(super) fn canonical_commands(e: &Engine, text: &str) -> Result<String, String> {
-    print_commands(&parse_commands(e, text)?)
+    Ok(printed_commands(e, &parse_commands(e, text)?)?.join(" ; "))
 }
 
 /// Any positional argument may be a block when checking a command list: the commands that
@@ -631,12 +631,29 @@ fn any_block(_: usize, _: &Args) -> bool {
 }
 
 fn print_commands(cmds: &[Command]) -> Result<String, String> {
-    Ok(printed_commands(cmds)?.join(" ; "))
+    Ok(print_each(cmds)?.join(" ; "))
 }
 
-/// Each command checked as tmux checks a command list it builds (known, its arguments
-/// valid) and printed as tmux prints it (`cmd_print`).
-pub(super) fn printed_commands(cmds: &[Command]) -> Result<Vec<String>, String> {
+/// Each command, an alias expanded, checked as tmux checks a command list it builds (known,
+/// its arguments valid) and printed as tmux prints it (`cmd_print`).
+pub(super) fn printed_commands(e: &Engine, cmds: &[Command]) -> Result<Vec<String>, String> {
+    let mut printed = Vec::new();
+    for c in cmds {
+        match c.name().and_then(|name| super::alias(e, name)) {
+            Some(text) => {
+                let mut expanded = parse_commands(e, text)?;
+                if let Some(last) = expanded.last_mut() {
+                    last.argv.extend_from_slice(&c.argv[1..]);
+                }
+                printed.extend(print_each(&expanded)?);
+            }
+            None => printed.extend(print_each(std::slice::from_ref(c))?),
+        }
+    }
+    Ok(printed)
+}
+
+fn print_each(cmds: &[Command]) -> Result<Vec<String>, String> {
     let mut printed = Vec::new();
     for c in cmds {
         let name = c.name().ok_or("no command")?;
