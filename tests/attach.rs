@@ -465,6 +465,34 @@ fn scrollback_view_pages_through_history() {
     assert!(!s.contains("[2/278]"), "{s}");
     let inner = env.zp_ok(&["capture-pane", "-p", "-t", "log"]);
     assert!(!inner.contains('x'), "{inner}");
+    // Scripts drive the view as tmux's copy mode: copy-mode, send-keys -X, #{pane_in_mode}.
+    let in_mode = [
+        "display-message",
+        "-p",
+        "-t",
+        "log",
+        "#{pane_in_mode} #{pane_mode}",
+    ];
+    env.wait_zp(&in_mode, "0 \n");
+    let refused = env.zp(&["send-keys", "-t", "log", "-X", "cancel"]);
+    assert_eq!(String::from_utf8_lossy(&refused.stderr), "not in a mode\n");
+    env.zp_ok(&["copy-mode", "-u", "-t", "log"]);
+    env.outer.wait_screen("a", "copy-mode -u", |s| {
+        s.lines().next().is_some_and(|l| l.ends_with("[21/278]"))
+    });
+    env.wait_zp(&in_mode, "1 copy-mode\n");
+    env.zp_ok(&["send-keys", "-t", "log", "-X", "history-top"]);
+    env.outer.wait_screen("a", "history-top", |s| {
+        s.lines().next().is_some_and(|l| l.ends_with("[278/278]"))
+    });
+    env.zp_ok(&["send-keys", "-t", "log", "-N", "3", "-X", "scroll-down"]);
+    env.outer.wait_screen("a", "scroll-down", |s| {
+        s.lines().next().is_some_and(|l| l.ends_with("[275/278]"))
+    });
+    env.zp_ok(&["send-keys", "-t", "log", "-X", "cancel"]);
+    env.wait_zp(&in_mode, "0 \n");
+    env.outer
+        .wait_screen("a", "cancelled", |s| s.lines().nth(21) == Some("300"));
 }
 
 #[test]

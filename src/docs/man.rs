@@ -1037,7 +1037,7 @@ const VARIABLE_DOCS: &[(&str, &str)] = &[
     ("pane_format", "1 if the format describes a pane."),
     ("pane_height", "The pane's rows."),
     ("pane_id", "The pane's id, %N."),
-    ("pane_in_mode", "1 if the pane is in its scrollback view."),
+    ("pane_in_mode", "1 if a client shows the pane in the scrollback view (copy-mode)."),
     ("pane_index", "The pane's index (pane-base-index)."),
     (
         "pane_input_off",
@@ -1406,7 +1406,9 @@ const COMMAND_DOCS: &[CommandDoc] = &[
         name: "copy-mode",
         about: "Open the scrollback view on a pane for the client that ran the command, or \
                 for every client showing the pane when run from elsewhere (zeropty's view \
-                belongs to clients, not to the pane, and moves without a copy cursor).",
+                belongs to clients, not to the pane, and moves without a copy cursor). While a \
+                client shows it, #{pane_in_mode} is 1 and #{pane_mode} is copy-mode, and \
+                send-keys -X moves it.",
         flags: &[
             ('e', "Accepted; the view is closed with q, Escape or C-c."),
             ('H', "Accepted; changes nothing."),
@@ -2116,8 +2118,11 @@ const COMMAND_DOCS: &[CommandDoc] = &[
             ('t', "The pane."),
             (
                 'X',
-                "Send a command to the pane's mode; zeropty has no copy mode, so this fails with \
-                 `not in a mode`.",
+                "Send a copy-mode command to the scrollback views showing the pane: cancel, \
+                 history-top, history-bottom, page-up, page-down, halfpage-up, halfpage-down, \
+                 scroll-up, scroll-down, cursor-up and cursor-down move or close them (-N \
+                 times), others do nothing; `not in a mode` when no client shows the pane in \
+                 the view.",
             ),
         ],
     },

@@ -1027,24 +1027,77 @@ impl Engine {
     }
 
     fn view_key(&mut self, conn: u64, key: &[u8]) {
+        let step = match key {
+            b"q" | b"\x1b" | b"\x03" => ViewStep::Close,
+            UP | UP_APP | b"k" | b"\x19" | b"\x10" => ViewStep::Lines(1),
+            DOWN | DOWN_APP | b"j" | b"\x05" | b"\x0e" => ViewStep::Lines(-1),
+            PAGE_UP | b"\x1bv" => ViewStep::Pages(1),
+            PAGE_DOWN | b"\x16" => ViewStep::Pages(-1),
+            b"g" | HOME | b"\x1b<" => ViewStep::Top,
+            b"G" | END | b"\x1b>" => ViewStep::Bottom,
+            _ => return,
+        };
+        self.move_view(conn, step);
+    }
+
+    fn move_view(&mut self, conn: u64, step: ViewStep) {
         let Some(c) = self.clients.get_mut(conn) else {
             return;
         };
         let Some(v) = &mut c.view else {
             return;
         };
-        let page = page(v.rows);
-        match key {
-            b"q" | b"\x1b" | b"\x03" => c.view = None,
-            UP | UP_APP | b"k" | b"\x19" | b"\x10" => v.offset = (v.offset + 1).min(v.hsize),
-            DOWN | DOWN_APP | b"j" | b"\x05" | b"\x0e" => v.offset = v.offset.saturating_sub(1),
-            PAGE_UP | b"\x1bv" => v.offset = (v.offset + page).min(v.hsize),
-            PAGE_DOWN | b"\x16" => v.offset = v.offset.saturating_sub(page),
-            b"g" | HOME | b"\x1b<" => v.offset = v.hsize,
-            b"G" | END | b"\x1b>" => v.offset = 0,
-            _ => return,
+        let up = |v: &View, n: i64| (v.offset as i64 + n).clamp(0, v.hsize as i64) as u32;
+        match step {
+            ViewStep::Close => c.view = None,
+            ViewStep::Lines(n) => v.offset = up(v, n),
+            ViewStep::Pages(n) => v.offset = up(v, n * page(v.rows) as i64),
+            ViewStep::Top => v.offset = v.hsize,
+            ViewStep::Bottom => v.offset = 0,
         }
         c.dirty = true;
+    }
+
+    /// Whether a client shows `pane` in the scrollback view (`#{pane_in_mode}`).
+    pub fn pane_in_view(&self, pane: u32) -> bool {
+        self.viewers(pane, None)
+            .iter()
+            .any(|&conn| self.clients.get(conn).is_some_and(|c| c.view.is_some()))
+    }
+
+    /// A copy-mode command (`send-keys -X NAME`, `count` times) for the views on `pane`, as
+    /// far as a view without a copy cursor follows it: `cancel`, the `history-` ends, pages,
+    /// half pages and lines scrolled; other commands do nothing. False when no client shows
+    /// the pane in the view (tmux's `not in a mode`).
+    pub fn view_command(&mut self, pane: u32, name: &str, count: u32) -> bool {
+        let in_view: Vec<u64> = self
+            .viewers(pane, None)
+            .into_iter()
+            .filter(|&conn| self.clients.get(conn).is_some_and(|c| c.view.is_some()))
+            .collect();
+        let n = i64::from(count);
+        for conn in &in_view {
+            let rows = self
+                .clients
+                .get(*conn)
+                .and_then(|c| c.view)
+                .map_or(1, |v| v.rows);
+            let half = i64::from(rows / 2).max(1);
+            let step = match name {
+                "cancel" => ViewStep::Close,
+                "history-top" => ViewStep::Top,
+                "history-bottom" => ViewStep::Bottom,
+                "page-up" => ViewStep::Pages(n),
+                "page-down" => ViewStep::Pages(-n),
+                "halfpage-up" => ViewStep::Lines(n * half),
+                "halfpage-down" => ViewStep::Lines(-n * half),
+                "scroll-up" | "cursor-up" => ViewStep::Lines(n),
+                "scroll-down" | "cursor-down" => ViewStep::Lines(-n),
+                _ => continue,
+            };
+            self.move_view(*conn, step);
+        }
+        !in_view.is_empty()
     }
 
     // ---- drawing ----
@@ -1197,6 +1250,17 @@ const READ_ONLY_COMMANDS: &[&str] = &[
     "list-clients",
     "switch-client",
 ];
+
+/// A move of the scrollback view.
+enum ViewStep {
+    Close,
+    /// Lines up (down when negative).
+    Lines(i64),
+    /// Pages up (down when negative).
+    Pages(i64),
+    Top,
+    Bottom,
+}
 
 /// What a key typed on a client does.
 enum KeyAction {

@@ -439,6 +439,7 @@ impl FormatValues<'_> {
             "pane_right" => t.cols().saturating_sub(1).to_string(),
             "pane_last" | "pane_marked" | "pane_marked_set" | "pane_synchronized" => "0".into(),
             "pane_input_off" => flag(w.input_off),
+            "pane_mode" if self.e.pane_in_view(p.id) => "copy-mode".into(),
             "pane_mode" | "pane_search_string" | "pane_path" => String::new(),
             "pane_fg" | "pane_bg" => "default".into(),
             "pane_tabs" => tab_stops(t.cols()),
@@ -474,7 +475,7 @@ impl FormatValues<'_> {
                 .map(|s| (s & 0x7f).to_string())
                 .unwrap_or_default(),
             "pane_dead_time" => w.dead_time.map(|t| t.to_string()).unwrap_or_default(),
-            "pane_in_mode" => "0".into(),
+            "pane_in_mode" => u8::from(self.e.pane_in_view(p.id)).to_string(),
             "pane_title" => t.title().to_string(),
             "cursor_x" => t.cursor().0.to_string(),
             "cursor_y" => t.cursor().1.to_string(),

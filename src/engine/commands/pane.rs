@@ -77,13 +77,17 @@ pub(super) static COMMANDS: &[super::CommandDef] = &[
 fn send_keys(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
     let f = resolve(e, ctx, args, Kind::Pane)?;
     let pane_id = pane_id_at(e, f);
-    if args.has('X') {
-        return Err("not in a mode".into());
-    }
     let repeat = match args.get('N') {
         Some(v) => numbers::argument(v, 1, u32::MAX.into(), "repeat count")? as u32,
         None => 1,
     };
+    if args.has('X') {
+        let name = words(args).into_iter().next().unwrap_or_default();
+        if !e.view_command(pane_id, &name, repeat) {
+            return Err("not in a mode".into());
+        }
+        return Ok(());
+    }
     e.drain(pane_id);
     let literal = args.has('l');
     let hex = args.has('H');
