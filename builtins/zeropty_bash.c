@@ -441,7 +441,8 @@ static void build_request(struct buf *req, WORD_LIST *args)
 	/* Only a terminal could attach: without one the server answers as it does the program. */
 	if (isatty(0))
 		buf_str(req, ",\"refuse_attach\":true");
-	buf_str(req, ",\"reply\":\"raw\"}\n");
+	/* A command that reads standard input (load-buffer -) is left to the program. */
+	buf_str(req, ",\"refuse_stdin\":true,\"reply\":\"raw\"}\n");
 }
 
 /* ---- the exchange ---- */

@@ -215,6 +215,8 @@ zeropty() {
 	fi
 	req+=",\"cwd\":$_zeropty_cwd"
 	[[ -t 0 ]] && req+=',"refuse_attach":true'
+	# A command that reads standard input (load-buffer -) is left to the program.
+	req+=',"refuse_stdin":true'
 	# A reused connection may find its server gone, and a new one a server exiting.
 	for (( attempt = 0; attempt < 3; attempt++ )); do
 		if (( _zeropty_fd < 0 || _zeropty_pid != sysparams[pid] || _zeropty_busy )) ||

@@ -3,6 +3,8 @@
 //!
 //! Request: `{"argv":["capture-pane","-p","-t","=work:"],"cwd":"/home/me","env":{"PATH":"..."}}`
 //! (`cwd` and `env` optional; `env` is the client's environment, used as tmux uses a client's).
+//! A request whose command reads the client's standard input (`load-buffer -`) carries it as
+//! `"stdin"` (or `"stdin_b64"`); without it the command reads an empty input.
 //! Reply: `{"code":0,"out":"...","err":""}`.
 //!
 //! Bytes that are not UTF-8 cross as base64 in a field named with `_b64`: a request may give
@@ -17,7 +19,7 @@
 //! # Clients that stay connected
 //!
 //! The shell helpers (the bash builtin and the zsh function) keep one connection across many
-//! commands and ask for three things in their requests:
+//! commands and ask for four things in their requests:
 //!
 //! - `env` may be left out: the request then runs with the `env` that connection sent last
 //!   (an empty one if it never sent any), so an unchanged environment crosses once.
@@ -28,6 +30,9 @@
 //!   request would attach (attach-session, new-session without `-d`), nothing runs and the
 //!   reply carries `"must_attach":true` (code 0, no output): the client runs the program
 //!   instead, which attaches.
+//! - `"refuse_stdin":true`: the client does not send its standard input. If a command of the
+//!   request would read it (`load-buffer -`) and the request carries none, nothing runs and
+//!   the reply is the same `"must_attach":true`: the client runs the program, which sends it.
 //!
 //! # Attaching
 //!
@@ -82,6 +87,11 @@ pub struct WireRequest {
     /// `"refuse_attach":true`: answer [`must_attach_reply`] rather than run a command that
     /// attaches.
     pub refuse_attach: bool,
+    /// The client's standard input, for a command that reads it.
+    pub stdin: Option<Vec<u8>>,
+    /// `"refuse_stdin":true`: answer [`must_attach_reply`] rather than run a command that
+    /// reads standard input the request does not carry.
+    pub refuse_stdin: bool,
 }
 
 /// The terminal an attaching client brings (the `terminal` field of a request).
@@ -132,10 +142,13 @@ pub fn parse_request(line: &[u8]) -> Result<WireRequest, String> {
         Some(Value::String(s)) if s == "json" => false,
         Some(_) => return Err("invalid request: reply must be \"raw\" or \"json\"".into()),
     };
-    let refuse_attach = match obj.get("refuse_attach") {
-        None | Some(Value::Null) => false,
-        Some(Value::Bool(b)) => *b,
-        Some(_) => return Err("invalid request: refuse_attach must be true or false".into()),
+    let stdin = match (obj.get("stdin"), obj.get("stdin_b64")) {
+        (Some(Value::String(s)), _) => Some(s.clone().into_bytes()),
+        (_, Some(Value::String(s))) => {
+            Some(base64_decode(s).ok_or("invalid request: bad base64 in stdin_b64".to_string())?)
+        }
+        (None | Some(Value::Null), None | Some(Value::Null)) => None,
+        _ => return Err("invalid request: stdin must be a string".into()),
     };
     Ok(WireRequest {
         argv,
@@ -143,8 +156,19 @@ pub fn parse_request(line: &[u8]) -> Result<WireRequest, String> {
         env,
         terminal,
         raw_reply,
-        refuse_attach,
+        refuse_attach: flag(obj, "refuse_attach")?,
+        stdin,
+        refuse_stdin: flag(obj, "refuse_stdin")?,
     })
+}
+
+/// A field that is true or false (false when absent).
+fn flag(obj: &Map<String, Value>, name: &str) -> Result<bool, String> {
+    match obj.get(name) {
+        None | Some(Value::Null) => Ok(false),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(_) => Err(format!("invalid request: {name} must be true or false")),
+    }
 }
 
 fn parse_env(v: &Value) -> Result<BTreeMap<String, String>, String> {
@@ -192,9 +216,20 @@ fn strings(v: &Value, what: &str) -> Result<Vec<String>, String> {
         .collect()
 }
 
-/// Formats a request line (with its newline).
-pub fn request_line(argv: &[Vec<u8>], cwd: &str, env: &BTreeMap<String, String>) -> Vec<u8> {
+/// Formats a request line (with its newline), with the client's standard input when a
+/// command reads it.
+pub fn request_line(
+    argv: &[Vec<u8>],
+    cwd: &str,
+    env: &BTreeMap<String, String>,
+    stdin: Option<&[u8]>,
+) -> Vec<u8> {
     let mut obj = Map::new();
+    match stdin.map(|s| (std::str::from_utf8(s), s)) {
+        Some((Ok(text), _)) => obj.insert("stdin".into(), json!(text)),
+        Some((Err(_), bytes)) => obj.insert("stdin_b64".into(), json!(base64_encode(bytes))),
+        None => None,
+    };
     match argv
         .iter()
         .map(|a| std::str::from_utf8(a).ok())
@@ -220,7 +255,7 @@ pub fn attach_request_line(
     env: &BTreeMap<String, String>,
     t: &ClientTerminal,
 ) -> Vec<u8> {
-    let mut line = request_line(argv, cwd, env);
+    let mut line = request_line(argv, cwd, env, None);
     line.pop();
     let Ok(Value::Object(mut obj)) = serde_json::from_slice::<Value>(&line) else {
         return Vec::new();
@@ -380,6 +415,25 @@ mod tests {
     }
 
     #[test]
+    fn standard_input_crosses_as_text_or_base64() {
+        for input in [&b"text\n"[..], b"\xff raw"] {
+            let line = request_line(
+                &[b"load-buffer".to_vec()],
+                "/",
+                &BTreeMap::new(),
+                Some(input),
+            );
+            let r = parse_request(&line).unwrap();
+            assert_eq!(r.stdin.as_deref(), Some(input));
+        }
+        let r = parse_request(br#"{"argv":["ls"],"refuse_stdin":true}"#).unwrap();
+        assert!(r.refuse_stdin && r.stdin.is_none());
+        assert!(parse_request(br#"{"argv":["ls"],"stdin":1}"#).is_err());
+        assert!(parse_request(br#"{"argv":["ls"],"stdin_b64":"!"}"#).is_err());
+        assert!(parse_request(br#"{"argv":["ls"],"refuse_stdin":"yes"}"#).is_err());
+    }
+
+    #[test]
     fn requests_accept_plain_and_b64_argv() {
         let r = parse_request(br#"{"argv":["ls"],"cwd":"/","env":{"A":"1"}}"#).unwrap();
         assert_eq!(r.argv, vec![b"ls".to_vec()]);
@@ -388,7 +442,12 @@ mod tests {
         assert_eq!(r.argv, vec![vec![0xff]]);
         assert!(parse_request(b"garbage").is_err());
         assert!(parse_request(br#"{"argv":[1]}"#).is_err());
-        let line = request_line(&[b"send-keys".to_vec(), vec![0xc3]], "/", &BTreeMap::new());
+        let line = request_line(
+            &[b"send-keys".to_vec(), vec![0xc3]],
+            "/",
+            &BTreeMap::new(),
+            None,
+        );
         assert_eq!(
             parse_request(line.trim_ascii_end()).unwrap().argv[1],
             vec![0xc3]

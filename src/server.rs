@@ -669,8 +669,11 @@ impl Server {
             env: c.env.clone(),
             client: Some(id),
             terminal: wire.terminal,
+            stdin: wire.stdin.map(Arc::from),
         };
-        if wire.refuse_attach && commands::attaches(&req.argv) {
+        let must_run_program = (wire.refuse_attach && commands::attaches(&req.argv))
+            || (wire.refuse_stdin && req.stdin.is_none() && commands::reads_stdin(&req.argv));
+        if must_run_program {
             return Some(protocol::must_attach_reply(wire.raw_reply));
         }
         let reply = self.engine.submit(&req)?;

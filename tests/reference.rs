@@ -3,8 +3,9 @@
 //! Screens are compared once the programs have settled.
 mod common;
 
+use std::io::Write;
 use std::path::PathBuf;
-use std::process::Command;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 struct Mux {
@@ -36,7 +37,12 @@ impl Mux {
     }
 
     fn run(&self, args: &[&str]) -> Step {
-        let o = Command::new(&self.bin)
+        self.run_fed(args, None)
+    }
+
+    /// [`Mux::run`] with `input` on the command's standard input (else none, closed).
+    fn run_fed(&self, args: &[&str], input: Option<&[u8]>) -> Step {
+        let mut child = Command::new(&self.bin)
             .arg("-L")
             .arg(&self.label)
             .arg("-f/dev/null")
@@ -51,8 +57,16 @@ impl Mux {
             .env_remove("ZEROPTY_PANE")
             .env("SHELL", &self.shell)
             .current_dir(&self.tmpdir)
-            .output()
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
             .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        // A command that does not read its input may exit before it is written.
+        let _ = stdin.write_all(input.unwrap_or_default());
+        drop(stdin);
+        let o = child.wait_with_output().unwrap();
         let norm = |b: &[u8]| {
             String::from_utf8_lossy(b)
                 .replace(&format!("zpref-t{}", self.label), "TMP")
@@ -99,13 +113,30 @@ fn compare(name: &str, script: &[Option<&[&str]>]) {
     compare_with_shell(name, "/bin/sh", script);
 }
 
+/// A tmux server and a zeropty server, started with `SHELL=shell`, for a test `name`.
+fn both(name: &str, shell: &str) -> (Mux, Mux) {
+    let label = format!("{name}{}", std::process::id());
+    let zeropty = PathBuf::from(env!("CARGO_BIN_EXE_zeropty"));
+    (
+        Mux::new(tmux(), label.clone(), "t", shell),
+        Mux::new(zeropty, label, "z", shell),
+    )
+}
+
+/// A zeropty server alone, for what tmux does not do (or does differently by design).
+fn zeropty_only(name: &str) -> Mux {
+    let label = format!("{name}{}", std::process::id());
+    Mux::new(
+        PathBuf::from(env!("CARGO_BIN_EXE_zeropty")),
+        label,
+        "z",
+        "/bin/sh",
+    )
+}
+
 /// [`compare`] with the servers started with `SHELL=shell`.
 fn compare_with_shell(name: &str, shell: &str, script: &[Option<&[&str]>]) {
-    let pid = std::process::id();
-    let label = format!("{name}{pid}");
-    let t = Mux::new(tmux(), label.clone(), "t", shell);
-    let zeropty = PathBuf::from(env!("CARGO_BIN_EXE_zeropty"));
-    let z = Mux::new(zeropty, label, "z", shell);
+    let (t, z) = both(name, shell);
     let mut diffs = Vec::new();
     for (i, step) in script.iter().enumerate() {
         match step {
@@ -1329,12 +1360,7 @@ fn resize_window_tells_the_program() {
 /// split); their target errors are still tmux's.
 #[test]
 fn multi_pane_commands_are_refused() {
-    let z = Mux::new(
-        PathBuf::from(env!("CARGO_BIN_EXE_zeropty")),
-        format!("wsplit{}", std::process::id()),
-        "z",
-        "/bin/sh",
-    );
+    let z = zeropty_only("wsplit");
     assert_eq!(
         z.run(&["new-session", "-d", "-s", "m", "cat"]).code,
         Some(0)
@@ -2132,12 +2158,7 @@ fn respawn_window_as_tmux() {
 /// tmux's own statuses are racy.
 #[test]
 fn remain_on_exit_shows_how_programs_ended() {
-    let z = Mux::new(
-        PathBuf::from(env!("CARGO_BIN_EXE_zeropty")),
-        format!("rem{}", std::process::id()),
-        "z",
-        "/bin/sh",
-    );
+    let z = zeropty_only("rem");
     let ok = |args: &[&str], out: &str| {
         let step = z.run(args);
         assert_eq!(
@@ -2346,14 +2367,7 @@ fn display_all_lists_tmuxs_variables() {
         "window_activity",
         "window_name",
     ];
-    let label = format!("dall{}", std::process::id());
-    let t = Mux::new(tmux(), label.clone(), "t", "/bin/sh");
-    let z = Mux::new(
-        PathBuf::from(env!("CARGO_BIN_EXE_zeropty")),
-        label,
-        "z",
-        "/bin/sh",
-    );
+    let (t, z) = both("dall", "/bin/sh");
     let listed = |m: &Mux| -> Vec<(String, String)> {
         let new = m.run(&["new-session", "-d", "-x", "80", "-y", "24", "exec cat"]);
         assert_eq!(new.code, Some(0), "{new:?}");
@@ -2573,12 +2587,7 @@ fn commands_zeropty_lacks_parse_as_tmuxs_and_bind() {
             Some(&["list-keys", "-T", "root", "M-p"]),
         ],
     );
-    let z = Mux::new(
-        PathBuf::from(env!("CARGO_BIN_EXE_zeropty")),
-        format!("lacking{}", std::process::id()),
-        "z",
-        "/bin/sh",
-    );
+    let z = zeropty_only("lacking");
     assert_eq!(z.run(&["new-session", "-d", "cat"]).code, Some(0));
     for (cmd, why) in [
         ("choose-tree", "no interactive modes, menus or prompts"),
@@ -2639,12 +2648,7 @@ fn command_aliases_expand_as_tmuxs() {
     );
     // An alias that runs itself keeps tmux's server busy for ever; zeropty's refuses it at a
     // depth and lives.
-    let z = Mux::new(
-        PathBuf::from(env!("CARGO_BIN_EXE_zeropty")),
-        format!("aliasloop{}", std::process::id()),
-        "z",
-        "/bin/sh",
-    );
+    let z = zeropty_only("aliasloop");
     assert_eq!(z.run(&["new-session", "-d", "cat"]).code, Some(0));
     let alias = "loop=if-shell -F 1 loop";
     assert_eq!(
@@ -2655,4 +2659,51 @@ fn command_aliases_expand_as_tmuxs() {
     assert_eq!(step.code, Some(1));
     assert_eq!(step.err, "zeropty: commands nested too deeply: loop\n");
     assert_eq!(z.run(&["has-session"]).code, Some(0));
+}
+
+#[test]
+fn load_buffer_reads_standard_input() {
+    let (t, z) = both("stdin", "/bin/sh");
+    let text: &[u8] = b"first line\nsecond \xc3\xa9 line\n\x01\xff raw";
+    let script: &[(&[&str], Option<&[u8]>)] = &[
+        (&["new-session", "-d", "-s", "a", "cat"], None),
+        (&["load-buffer", "-b", "in", "-"], Some(text)),
+        (&["show-buffer", "-b", "in"], None),
+        (&["load-buffer", "-b", "empty", "-"], Some(b"")),
+        (&["load-buffer", "-"], Some(b"top")),
+        (
+            &[
+                "set-buffer",
+                "-b",
+                "x",
+                "y",
+                ";",
+                "load-buffer",
+                "-b",
+                "x",
+                "-",
+            ],
+            Some(b"z"),
+        ),
+        (
+            &["list-buffers", "-F", "#{buffer_name} #{buffer_size}"],
+            None,
+        ),
+        (
+            &[
+                "load-buffer",
+                "-b",
+                "in",
+                "-",
+                ";",
+                "show-buffer",
+                "-b",
+                "in",
+            ],
+            Some(b"again"),
+        ),
+    ];
+    for (args, input) in script {
+        assert_eq!(t.run_fed(args, *input), z.run_fed(args, *input), "{args:?}");
+    }
 }

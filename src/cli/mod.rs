@@ -16,7 +16,7 @@ use crate::protocol;
 use crate::server::{self, ServeOptions};
 use crate::sys::{fd, socket};
 use std::collections::BTreeMap;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::os::fd::AsRawFd;
 use std::path::PathBuf;
 
@@ -260,7 +260,18 @@ fn client(g: &Global, args: &[String]) -> i32 {
     if commands::attaches(args) && attach::have_terminal() {
         return attach::run(conn, &argv, &cwd, &env);
     }
-    let line = protocol::request_line(&argv, &cwd, &env);
+    // A command that reads standard input (load-buffer -) gets all of it, as tmux's client
+    // sends it.
+    let mut stdin = Vec::new();
+    let stdin = commands::reads_stdin(args)
+        .then(|| {
+            std::io::stdin()
+                .read_to_end(&mut stdin)
+                .map(|_| stdin.as_slice())
+        })
+        .transpose()
+        .unwrap_or(Some(&[]));
+    let line = protocol::request_line(&argv, &cwd, &env, stdin);
     if fd::write_all(conn.as_raw_fd(), &line).is_err() {
         eprintln!("server exited unexpectedly");
         return 1;

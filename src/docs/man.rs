@@ -748,6 +748,12 @@ const REFERENCE: &[ProseSection] = &[
              attach a terminal (`attach-session`, `new-session` without `-d`) runs nothing and \
              is answered with `\"must_attach\":true`: the client should run the `zeropty` \
              program instead, which can attach.",
+            "`stdin` :: The client's standard input, for a command that reads it \
+             (`load-buffer -`); `stdin_b64` when it is not UTF-8. Without it the command reads \
+             an empty input.",
+            "`refuse_stdin` :: With `\"refuse_stdin\":true`, a request without `stdin` in which a \
+             command would read it runs nothing and is answered with `\"must_attach\":true`: the \
+             client should run the program, which sends it.",
             "`terminal` :: Sent by a client that has a terminal and may attach: its columns, rows, \
              TERM, device, process id and whether its locale is UTF-8.",
             "The reply holds the exit code, `code`, and the command's standard output and error, \
@@ -1037,7 +1043,10 @@ const VARIABLE_DOCS: &[(&str, &str)] = &[
     ("pane_format", "1 if the format describes a pane."),
     ("pane_height", "The pane's rows."),
     ("pane_id", "The pane's id, %N."),
-    ("pane_in_mode", "1 if a client shows the pane in the scrollback view (copy-mode)."),
+    (
+        "pane_in_mode",
+        "1 if a client shows the pane in the scrollback view (copy-mode).",
+    ),
     ("pane_index", "The pane's index (pane-base-index)."),
     (
         "pane_input_off",
@@ -1664,8 +1673,8 @@ const COMMAND_DOCS: &[CommandDoc] = &[
     CommandDoc {
         name: "load-buffer",
         about: "Read a file into a paste buffer. A relative path starts at the client's \
-                working directory; - reads standard input, which a request does not carry, so \
-                the buffer is empty.",
+                working directory; - reads the client's standard input to its end (the \
+                program sends it with the request; empty input sets no buffer).",
         flags: &[
             (
                 'b',

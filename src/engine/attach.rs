@@ -966,6 +966,7 @@ impl Engine {
             env: std::sync::Arc::new(env),
             client: Some(conn),
             terminal: None,
+            stdin: None,
         };
         let _ = self.run_commands_as(&req, cmds, false);
         self.forget_waiting(conn);

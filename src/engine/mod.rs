@@ -66,6 +66,8 @@ pub struct Request {
     pub client: Option<u64>,
     /// The client's terminal, when it has one: commands that attach need it.
     pub terminal: Option<crate::protocol::ClientTerminal>,
+    /// The client's standard input, sent for a command that reads it (`load-buffer -`).
+    pub stdin: Option<Arc<[u8]>>,
 }
 
 /// A command's result: exit code, standard output, standard error.

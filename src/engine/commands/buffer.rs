@@ -4,9 +4,9 @@
 //!
 //! Files are read and written by the server for the client (tmux's client does it; the result
 //! is the same for a client on this machine): relative paths start at the client's working
-//! directory. A request carries no standard input, so `load-buffer -` reads nothing, as tmux
-//! does from an empty one; `save-buffer -` and `show-buffer` write to the reply's standard
-//! output.
+//! directory. `load-buffer -` reads the standard input the client sent with the request
+//! (nothing, as tmux reads an empty one, when it sent none); `save-buffer -` and `show-buffer`
+//! write to the reply's standard output.
 
 use super::{expand, pane_id_at, resolve};
 use crate::engine::buffers::{Buffer, DEFAULT_LIMIT};
@@ -136,12 +136,13 @@ fn save_buffer(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), Str
 
 fn load_buffer(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
     let path = client_path(e, ctx, args.string(0).unwrap_or_default());
-    if path == "-" {
-        // The client's standard input: requests carry none, which reads as tmux reads an
-        // empty one (no buffer is set).
-        return Ok(());
-    }
-    let data = match e.host.read_file(&path) {
+    // `-` is the client's standard input, sent with the request; without it, it reads as an
+    // empty one.
+    let read = match path.as_str() {
+        "-" => Ok(ctx.req.stdin.as_deref().unwrap_or_default().to_vec()),
+        _ => e.host.read_file(&path),
+    };
+    let data = match read {
         Ok(d) => d,
         // tmux's client opens the path and reads what it can: a directory opens, reads
         // nothing, and sets no buffer.
