@@ -3,8 +3,8 @@
 //!
 //! Request: `{"argv":["capture-pane","-p","-t","=work:"],"cwd":"/home/me","env":{"PATH":"..."}}`
 //! (`cwd` and `env` optional; `env` is the client's environment, used as tmux uses a client's).
-//! A request whose command reads the client's standard input (`load-buffer -`) carries it as
-//! `"stdin"` (or `"stdin_b64"`); without it the command reads an empty input.
+//! A request whose command reads the client's standard input (`load-buffer -`, `source-file -`)
+//! carries it as `"stdin"` (or `"stdin_b64"`); without it the command reads an empty input.
 //! Reply: `{"code":0,"out":"...","err":""}`.
 //!
 //! Bytes that are not UTF-8 cross as base64 in a field named with `_b64`: a request may give
@@ -31,8 +31,9 @@
 //!   reply carries `"must_attach":true` (code 0, no output): the client runs the program
 //!   instead, which attaches.
 //! - `"refuse_stdin":true`: the client does not send its standard input. If a command of the
-//!   request would read it (`load-buffer -`) and the request carries none, nothing runs and
-//!   the reply is the same `"must_attach":true`: the client runs the program, which sends it.
+//!   request would read it (`load-buffer -`, `source-file -`) and the request carries none,
+//!   nothing runs and the reply is the same `"must_attach":true`: the client runs the
+//!   program, which sends it.
 //!
 //! # Attaching
 //!

@@ -2662,7 +2662,7 @@ fn command_aliases_expand_as_tmuxs() {
 }
 
 #[test]
-fn load_buffer_reads_standard_input() {
+fn standard_input_reaches_load_buffer_and_source_file() {
     let (t, z) = both("stdin", "/bin/sh");
     let text: &[u8] = b"first line\nsecond \xc3\xa9 line\n\x01\xff raw";
     let script: &[(&[&str], Option<&[u8]>)] = &[
@@ -2702,6 +2702,16 @@ fn load_buffer_reads_standard_input() {
             ],
             Some(b"again"),
         ),
+        (
+            &["source-file", "-"],
+            Some(b"display -p sourced\nset -g @from stdin"),
+        ),
+        (&["show-options", "-gv", "@from"], None),
+        (
+            &["source-file", "-"],
+            Some(b"display -p 'open\nnosuchcommand"),
+        ),
+        (&["source-file", "-"], Some(b"")),
     ];
     for (args, input) in script {
         assert_eq!(t.run_fed(args, *input), z.run_fed(args, *input), "{args:?}");

@@ -545,7 +545,7 @@ zeropty show-environment -t third FOO
 }
 
 #[test]
-fn load_buffer_from_standard_input_is_left_to_the_program() {
+fn commands_reading_standard_input_are_left_to_the_program() {
     for shell in SHELLS {
         let zp = Zp::new(&format!("stdin{shell:?}"));
         zp.ok(&["new-session", "-d", "-s", "s", "cat"]);
@@ -555,11 +555,13 @@ zeropty show-buffer -b piped; echo
 zeropty load-buffer -b fromfile - < /dev/null; echo "empty=$?"
 printf 'x' | zeropty set-buffer -b plain notstdin \; show-buffer -b plain; echo
 zeropty list-buffers -F '#{buffer_name}'
+echo 'set -g @sourced yes' | zeropty source-file -
+zeropty show-options -gv @sourced
 "#;
         let o = shell.run(&zp, script);
         assert_eq!(
             String::from_utf8_lossy(&o.stdout),
-            "piped\nin\nempty=0\nnotstdin\nplain\npiped\n",
+            "piped\nin\nempty=0\nnotstdin\nplain\npiped\nyes\n",
             "{shell:?}: {}",
             String::from_utf8_lossy(&o.stderr)
         );

@@ -749,8 +749,8 @@ const REFERENCE: &[ProseSection] = &[
              is answered with `\"must_attach\":true`: the client should run the `zeropty` \
              program instead, which can attach.",
             "`stdin` :: The client's standard input, for a command that reads it \
-             (`load-buffer -`); `stdin_b64` when it is not UTF-8. Without it the command reads \
-             an empty input.",
+             (`load-buffer -`, `source-file -`); `stdin_b64` when it is not UTF-8. Without it \
+             the command reads an empty input.",
             "`refuse_stdin` :: With `\"refuse_stdin\":true`, a request without `stdin` in which a \
              command would read it runs nothing and is answered with `\"must_attach\":true`: the \
              client should run the program, which sends it.",
@@ -2301,7 +2301,8 @@ const COMMAND_DOCS: &[CommandDoc] = &[
     CommandDoc {
         name: "source-file",
         about: "Run the commands in files, one per line; # starts a comment and a line ending \
-                in \\ continues on the next. Paths may be shell patterns.",
+                in \\ continues on the next. Paths may be shell patterns; - is the client's \
+                standard input.",
         flags: &[
             ('F', "Expand the path as a format first."),
             ('n', "Only check the syntax; run nothing."),

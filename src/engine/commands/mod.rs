@@ -124,13 +124,14 @@ pub fn attaches(args: &[String]) -> bool {
 }
 
 /// Whether a command line (commands separated by `;`) reads the client's standard input:
-/// `load-buffer -`. Clients send it with the request.
+/// `load-buffer -`, `source-file -`. Clients send it with the request.
 pub fn reads_stdin(args: &[String]) -> bool {
     super::cmdline::split_argv(args).iter().any(|cmd| {
         let Some(def) = cmd.first().and_then(|n| find(n).ok()) else {
             return false;
         };
-        def.name == "load-buffer" && parse(cmd).is_ok_and(|(_, args)| args.string(0) == Some("-"))
+        ["load-buffer", "source-file"].contains(&def.name)
+            && parse(cmd).is_ok_and(|(_, args)| words(&args).iter().any(|w| w == "-"))
     })
 }
 

@@ -70,8 +70,19 @@ fn source_file(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), Str
     }
     let mut failed = false;
     for path in words(args) {
-        let path = absolute(&ctx.req.cwd, &path);
-        match e.host.read_file(&path) {
+        // `-` is the client's standard input, sent with the request (empty without it).
+        let (path, read) = match path.as_str() {
+            "-" => (
+                path,
+                Ok(ctx.req.stdin.as_deref().unwrap_or_default().to_vec()),
+            ),
+            _ => {
+                let path = absolute(&ctx.req.cwd, &path);
+                let read = e.host.read_file(&path);
+                (path, read)
+            }
+        };
+        match read {
             Ok(bytes) => {
                 let text = String::from_utf8_lossy(&bytes).into_owned();
                 if !run_text(e, ctx, &path, &text, args.has('n')) {
