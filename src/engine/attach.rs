@@ -822,7 +822,12 @@ impl Engine {
         let root = self.option_or(si, None, "key-table", "root");
         let repeat_time = self.option_or(si, None, "repeat-time", "500");
         let repeat_time: u64 = repeat_time.parse().unwrap_or(500);
-        let modes = self.client_key_modes(conn);
+        let typed_key = keys::typed_key(typed);
+        // Only the sequences of named keys depend on the pane's modes.
+        let modes = match typed_key {
+            Some(_) => KeyModes::default(),
+            None => self.client_key_modes(conn),
+        };
         let Some(c) = self.clients.get_mut(conn) else {
             return KeyAction::Drop;
         };
@@ -839,7 +844,7 @@ impl Engine {
                 c.repeat_until = None;
                 return KeyAction::Drop;
             }
-            let binding = match keys::typed_key(typed) {
+            let binding = match typed_key {
                 Some(key) => self.key_tables.binding(&table, key),
                 None => self
                     .key_tables
@@ -883,10 +888,12 @@ impl Engine {
 
     /// The key modes of the pane a client shows, which its terminal follows.
     fn client_key_modes(&self, conn: u64) -> KeyModes {
-        let pane = self.client_pane(conn);
-        self.panes()
-            .find(|p| Some(p.id) == pane)
-            .map_or_else(KeyModes::default, |p| KeyModes::from_mode(p.term.mode()))
+        let pane = self
+            .clients
+            .get(conn)
+            .and_then(|c| self.session_index(c.session))
+            .map(|si| &self.sessions[si].current_window().pane);
+        pane.map_or_else(KeyModes::default, |p| KeyModes::from_mode(p.term.mode()))
     }
 
     /// The prefix keys (`prefix`, `prefix2`) as the bytes a terminal sends for them.
