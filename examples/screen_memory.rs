@@ -17,6 +17,7 @@
 //! history row, so that it can hold one); ours with history-limit 2000 after `freeze()`, counted
 //! (the chunk plus what stays hot) and of it the chunk; then how long freezing and thawing that
 //! screen take (the median of many rounds, each a `freeze()` then a `thaw()` of the same terminal).
+//! Last, the heap a server's key tables take once built.
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::PathBuf;
 use std::process::exit;
@@ -101,9 +102,10 @@ fn report(term: &Terminal) -> Reported {
     let grid = &term.screen().grid;
     Reported {
         total: term.heap_bytes(),
+        // History lines held as rows (the newest; the others are frozen bytes).
         history: grid
             .rows()
-            .range(..grid.hsize as usize)
+            .range(..grid.rows().len().saturating_sub(term.rows() as usize))
             .map(|r| r.heap_bytes())
             .sum(),
         palette: term.screen().palette.heap_bytes(),
@@ -406,4 +408,21 @@ fn main() {
         std::mem::size_of::<Terminal>(),
         std::mem::size_of::<vt100::Parser>()
     );
+    println!(
+        "and a server's key tables, built from tmux's defaults: {} B",
+        key_tables_bytes()
+    );
+}
+
+/// Heap bytes of the key tables once built (a key typed on a client builds them).
+fn key_tables_bytes() -> usize {
+    let mut tables = zeropty::engine::key_bindings::KeyTables::default();
+    let before = live();
+    tables.unbind(
+        "prefix",
+        zeropty::engine::keys::parse_key("F12").expect("a key"),
+    );
+    let built = live() - before;
+    drop(tables);
+    built
 }

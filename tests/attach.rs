@@ -851,6 +851,23 @@ fn key_bindings_run_from_the_attached_client() {
             s.lines().next() == Some("^Baz")
         });
     assert_eq!(windows().lines().count(), 4);
+    // refresh-client sets the client's flags and refuses what only control clients do.
+    let flags = ["list-clients", "-F", "#{client_readonly} #{client_flags}"];
+    env.zp_ok(&["refresh-client", "-f", "read-only"]);
+    assert_eq!(env.zp_ok(&flags), "1 attached,focused,read-only,UTF-8\n");
+    env.zp_ok(&["refresh-client", "-F", "!read-only,ignore-size"]);
+    assert_eq!(env.zp_ok(&flags), "0 attached,focused,ignore-size,UTF-8\n");
+    env.zp_ok(&["refresh-client", "-f", "!ignore-size", "-S"]);
+    let refused = env.zp(&["refresh-client", "-C", "80x24"]);
+    assert_eq!(
+        String::from_utf8_lossy(&refused.stderr),
+        "not a control client\n"
+    );
+    let refused = env.zp(&["refresh-client", "-L", "0"]);
+    assert_eq!(
+        String::from_utf8_lossy(&refused.stderr),
+        "adjustment too small\n"
+    );
     // Unbound, the key goes to the pane again (as does the prefix once none is set).
     env.zp_ok(&["unbind-key", "-n", "F5"]);
     env.zp_ok(&["set-option", "-g", "prefix", "None"]);

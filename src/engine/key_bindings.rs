@@ -6,7 +6,7 @@
 //! `copy-mode-vi`, `prefix`, `root`: [`DEFAULT_BINDINGS`], generated from tmux itself by
 //! `scripts/gen-key-bindings.py`), and they stay that static data until a command changes a
 //! table or a client's key is looked up: a server nobody binds keys on or types into holds
-//! none of them in its heap (built, the 255 defaults take 29.8 KB). Bindings to commands
+//! none of them in its heap (built, the 255 defaults take 29.8 KB: `examples/screen_memory`). Bindings to commands
 //! zeropty does not have (the interactive modes and menus) are listed as tmux lists them and
 //! fail when run.
 //!
@@ -21,8 +21,8 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// One binding: what `list-keys` shows of it and what a key press runs. A default binding's
-/// texts are the static data's own, not copies: built, the 255 defaults hold 29.8 KB of heap,
-/// and held 69.5 KB with their texts copied (counted by a counting global allocator).
+/// texts are the static data's own, not copies: built, the 255 defaults hold 29.8 KB of heap
+/// (`examples/screen_memory` counts it), and held 69.5 KB with their texts copied.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Binding {
     pub repeat: bool,
