@@ -89,11 +89,13 @@ fn hot_and_frozen(name: &str) -> Vec<(usize, usize)> {
 }
 
 /// Frozen `heap_bytes()` over hot after every read must stay under these (median, worst). Measured
-/// 2026-12-04: Claude Code 0.572 and 0.810 (its transcript scrolls into the history, which a hot
-/// terminal keeps frozen already; 0.489 and 0.732 while a hot screen's row vector still doubled
-/// at the first line scrolled off), Gemini CLI 0.364 and 0.583. The frozen terminal is its
-/// chunk, its sealed lines and the title.
-const BOUNDS: [(&str, f64, f64); 2] = [("claude-a", 0.6, 0.85), ("gemini-a", 0.4, 0.6)];
+/// 2026-12-04, with a write packing the cursor's row too: Claude Code 0.599 and 0.827 (its
+/// transcript scrolls into the history, which a hot terminal keeps frozen already), Gemini CLI
+/// 0.439 and 0.592. Hot screens were larger while that row stayed expanded (0.572 and 0.810,
+/// 0.364 and 0.583), and larger again while their row vector doubled at the first line
+/// scrolled off (Claude Code 0.489 and 0.732). The frozen terminal is its chunk, its sealed
+/// lines and the title.
+const BOUNDS: [(&str, f64, f64); 2] = [("claude-a", 0.63, 0.87), ("gemini-a", 0.47, 0.62)];
 
 #[test]
 fn frozen_agent_screens_hold_a_fraction_of_the_hot_ones() {

@@ -263,12 +263,11 @@ impl Pane {
 
     /// Ends the wait for the boundary early, for a program silent after its frames: its frame
     /// was read and nothing follows, so its next one is heard by its event (see
-    /// `engine::reads`); the cursor's row is packed as a boundary read would leave it.
+    /// `engine::reads`).
     pub fn watch_again(&mut self, os: &mut dyn Programs, now_ms: u64) {
         self.deferred = false;
         self.watched_again_at = Some(now_ms);
         self.update_watch(os);
-        self.term.settle();
     }
 
     /// Bytes the program has written that wait in its terminal to be read.

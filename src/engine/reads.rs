@@ -466,12 +466,6 @@ impl Engine {
                 pane.silent_after_frames = !pane.drain_output(os, now);
                 ended |= pane.eof;
                 let busy = pane.interval_bytes >= BUSY_INTERVAL_BYTES;
-                if !busy {
-                    // Read next at a boundary at the soonest: its cursor's row need not wait
-                    // expanded (400 agent replays: 8,632 to 8,372 KiB PSS, hot screens 10.7
-                    // to 10.3 KB on average, CPU unchanged; `BASE=` bench/scale.sh cast 400).
-                    pane.term.settle();
-                }
                 pane.last_interval_bytes = pane.interval_bytes;
                 pane.interval_bytes = 0;
                 pane.busy = busy;

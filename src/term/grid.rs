@@ -663,16 +663,14 @@ impl Grid {
         }
     }
 
-    /// Packs every row except `keep` (an absolute index), limiting the work to the visible rows
-    /// and the history rows scrolled in since the last pack.
-    pub fn pack_rows(&mut self, keep: Option<u32>) {
+    /// Packs every row, limiting the work to the visible rows and the history rows scrolled in
+    /// since the last pack.
+    pub fn pack_rows(&mut self) {
         self.freeze_old_history();
         let first = (self.hsize - self.unpacked_history.min(self.hsize)).max(self.frozen.lines());
         for y in first..self.total() {
-            if Some(y) != keep {
-                let i = self.hot(y);
-                self.rows[i].pack(&mut self.scratch);
-            }
+            let i = self.hot(y);
+            self.rows[i].pack(&mut self.scratch);
         }
         self.unpacked_history = 0;
         // The working space is only needed while packing; quiet screens should not keep it.
@@ -1022,7 +1020,7 @@ mod tests {
             for _ in 0..SCROLL_ROOM {
                 g.scroll_history(StyleId::default());
             }
-            g.pack_rows(None);
+            g.pack_rows();
             assert_eq!(g.rows.capacity(), KEPT);
         }
     }
@@ -1032,7 +1030,7 @@ mod tests {
         let mut g = Grid::new(220, 80, 2000);
         g.scroll_screen_up(300, StyleId::default());
         assert!(g.rows.capacity() > 300);
-        g.pack_rows(None);
+        g.pack_rows();
         assert_eq!((g.rows.len(), g.rows.capacity()), (81, KEPT));
     }
 

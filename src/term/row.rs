@@ -8,7 +8,7 @@
 //! A row is either expanded (a `Vec<Cell>`, cheap to write) or packed into bytes (cheap to
 //! keep): runs of ASCII cells in one style take one byte per cell, runs of equal cells are
 //! stored once, anything else is stored as raw 6-byte cells. The screen packs every row a write
-//! touched when the write ends, except the row under the cursor.
+//! touched when the write ends.
 //!
 //! Packed form: a varint count of cells, then segments. A segment starts with one byte holding
 //! its kind in the top two bits and its length below (63 means a varint with the rest of the
