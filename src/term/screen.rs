@@ -196,11 +196,12 @@ impl Screen {
     }
 
     /// Packs the rows a write touched, the cursor's row too. Keeping that one expanded for the
-    /// next write spared its expansion (3.5% of the instructions of feeding the agent traces
-    /// a recorded write at a time, `examples/replay`) but held up to 1.3 KB a 220-column
-    /// screen until the next write: 400 agent replays took 7,709 KiB of PSS with it kept
-    /// (packed only at batch boundaries) and 7,302 with it packed, hot screens 8.7 and 8.0 KB,
-    /// the server's CPU the same (`BASE=<the build before> ROUNDS=3 bench/scale.sh cast 400`).
+    /// next write spared its expansion (3.4% and 3.8% of the instructions of feeding the agent
+    /// traces a recorded write at a time, `examples/replay` under callgrind) but held up to
+    /// 1.3 KB a 220-column screen until the next write: 400 agent replays took 7,755 KiB of
+    /// PSS with it kept (packed only at batch boundaries) and 7,420 with it packed, hot screens
+    /// 8.7 and 8.0 KB, the server's CPU the same (`BASE=<the build before> ROUNDS=3
+    /// bench/scale.sh cast redraw 200 400`, BENCHMARKS.md "The cursor's row packed").
     pub fn end_write(&mut self) {
         self.grid.pack_rows();
         // Programs that draw gradients or change colours all the time leave styles behind that
