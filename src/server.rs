@@ -63,8 +63,9 @@ pub const GATHER_MS: u64 = 50;
 /// How the server was asked to start.
 pub struct ServeOptions {
     pub socket: PathBuf,
-    /// Configuration file to load first (`-f`), and whether a missing one is an error.
-    pub config: Option<(PathBuf, bool)>,
+    /// Configuration files to load first (`-f`, in order), and whether a missing one is an
+    /// error.
+    pub config: Vec<(PathBuf, bool)>,
     /// Descriptor to write one byte to once the socket accepts connections.
     pub ready_fd: Option<i32>,
     /// The connection of the client that started the server (its end of a socketpair), served
@@ -249,7 +250,14 @@ pub fn serve(opts: ServeOptions) -> Result<(), String> {
             server.add_client(fd);
         }
     }
-    if let Some((path, must_exist)) = &opts.config {
+    // As tmux's `#{config_files}`: the files named, and a default one only if it exists.
+    server.engine.config_files = opts
+        .config
+        .iter()
+        .filter(|(path, must_exist)| *must_exist || path.exists())
+        .map(|(path, _)| path.to_string_lossy().into_owned())
+        .collect();
+    for (path, must_exist) in &opts.config {
         server.load_config(path, *must_exist);
     }
     // The server keeps no directory busy.

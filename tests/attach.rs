@@ -521,15 +521,27 @@ fn detach_and_switch_client_commands() {
     let env = Env::new("cmds");
     env.session("work");
     env.session("other");
+    let last_attached = |session: &str| {
+        let format = "#{session_created} #{session_last_attached}";
+        let v = env.zp_ok(&["display-message", "-p", "-t", session, format]);
+        let (created, last) = v.trim_end_matches('\n').split_once(' ').unwrap();
+        let created: i64 = created.parse().unwrap();
+        (!last.is_empty()).then(|| last.parse::<i64>().unwrap() - created)
+    };
+    // Empty until a client attaches (as tmux shows a time of 0), then when it last did.
+    assert_eq!(last_attached("work"), None);
     env.outer("a", 80, 24, "attach -t work");
     env.outer
         .wait_screen("a", "attached", |s| attached(s, "work"));
+    assert!(last_attached("work").is_some_and(|t| t >= 0));
+    assert_eq!(last_attached("other"), None);
     let name = env.zp_ok(&["list-clients", "-F", "#{client_name}"]);
     let name = name.trim();
     assert!(name.starts_with("/dev/pts/"), "{name}");
     env.zp_ok(&["switch-client", "-t", "other"]);
     env.outer
         .wait_screen("a", "switched", |s| attached(s, "other"));
+    assert!(last_attached("other").is_some_and(|t| t >= 0));
     env.zp_ok(&["switch-client", "-l"]);
     env.outer.wait_screen("a", "last", |s| attached(s, "work"));
     env.zp_ok(&["switch-client", "-c", name, "-n"]);

@@ -941,6 +941,127 @@ fn windows_new_and_list() {
     );
 }
 
+/// `new-session -x/-y` sets the session's `default-size`, which shows, and which that
+/// session's later windows take until it is changed or unset.
+#[test]
+fn a_sessions_size_is_its_default_size_option() {
+    compare(
+        "dsize",
+        &[
+            Some(&["new-session", "-d", "-s", "s", "-x", "100", "cat"]),
+            Some(&["new-session", "-d", "-s", "t", "-y", "30", "cat"]),
+            Some(&["new-session", "-d", "-s", "u", "cat"]),
+            Some(&["show-options", "-t", "=s:"]),
+            Some(&["show-options", "-t", "=t:", "default-size"]),
+            Some(&["show-options", "-t", "=u:"]),
+            Some(&["display-message", "-p", "-t", "=s:", "#{default-size}"]),
+            Some(&["set-option", "-t", "=s:", "default-size", "120x40"]),
+            Some(&["new-window", "-d", "-t", "=s:", "cat"]),
+            Some(&["set-option", "-u", "-t", "=t:", "default-size"]),
+            Some(&["new-window", "-d", "-t", "=t:", "cat"]),
+            Some(&["set-option", "-g", "default-size", "90x20"]),
+            Some(&["new-window", "-d", "-t", "=t:", "cat"]),
+            Some(&["new-window", "-d", "-t", "=u:", "cat"]),
+            Some(&[
+                "list-windows",
+                "-a",
+                "-F",
+                "#{session_name}:#{window_index} #{window_width}x#{window_height}",
+            ]),
+        ],
+    );
+}
+
+/// Several `-f` files load in order, and `#{config_files}` names them as given; the choose
+/// modes' formats are tmux's texts. (A missing file is named too, but zeropty prints its
+/// error to the first client where tmux keeps it for the first attached one.)
+#[test]
+fn configuration_files_load_in_order_and_are_named() {
+    let dir = std::env::temp_dir().join(format!("zpref-conf{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let first = dir.join("first.conf");
+    let second = dir.join("second.conf");
+    std::fs::write(&first, "set -g @a one\nset -g @b one\n").unwrap();
+    std::fs::write(&second, "set -g @b two\n").unwrap();
+    let (first, second) = (first.to_str().unwrap(), second.to_str().unwrap());
+    compare(
+        "conf",
+        &[
+            Some(&[
+                "-f",
+                first,
+                "-f",
+                second,
+                "start-server",
+                ";",
+                "new-session",
+                "-d",
+                "cat",
+            ]),
+            Some(&["display-message", "-p", "#{config_files}|#{@a}|#{@b}"]),
+            Some(&[
+                "display-message",
+                "-p",
+                "#{buffer_mode_format}|#{client_mode_format}",
+            ]),
+            Some(&["display-message", "-p", "#{tree_mode_format}"]),
+            Some(&["display-message", "-p", "[#{session_last_attached}]"]),
+        ],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// With one pane, tmux's break-pane moves the pane's window as move-window does (zeropty's
+/// windows all have one pane), and unlink-window of a window in one session kills it only
+/// with `-k`.
+#[test]
+fn break_pane_and_unlink_window_move_and_remove_windows() {
+    let windows = "#{session_name}:#{window_index} #{window_name}#{window_flags}";
+    compare(
+        "breakp",
+        &[
+            Some(&["new-session", "-d", "-s", "a", "-n", "zero", "cat"]),
+            Some(&["new-window", "-d", "-n", "one", "cat"]),
+            Some(&["new-window", "-d", "-n", "two", "cat"]),
+            Some(&["new-window", "-d", "-n", "three", "cat"]),
+            Some(&["new-session", "-d", "-s", "b", "-n", "bee", "cat"]),
+            Some(&["break-pane", "-s", "a:0"]),
+            Some(&["list-windows", "-a", "-F", windows]),
+            Some(&["break-pane", "-d", "-s", "a:1", "-t", "a:7"]),
+            Some(&[
+                "break-pane",
+                "-P",
+                "-n",
+                "named\tx",
+                "-s",
+                "a:2",
+                "-t",
+                "a:",
+                "-F",
+                "#{window_index}",
+            ]),
+            Some(&["list-windows", "-a", "-F", windows]),
+            Some(&["break-pane", "-s", "a:0", "-t", "a:7"]),
+            Some(&["break-pane", "-s", "a:7", "-t", "a:7"]),
+            Some(&["break-pane", "-b", "-s", "a:7", "-t", "a:0"]),
+            Some(&["break-pane", "-a", "-d", "-s", "a:3", "-t", "a:0"]),
+            Some(&["break-pane", "-s", "%99"]),
+            Some(&["break-pane", "-t", "nosuch:"]),
+            Some(&["list-windows", "-a", "-F", windows]),
+            Some(&["unlink-window", "-t", "a:0"]),
+            Some(&["unlink-window", "-k", "-t", "a:0"]),
+            Some(&["unlink-window", "-t", "nosuch:"]),
+            Some(&["list-windows", "-a", "-F", windows]),
+            Some(&["kill-window", "-t", "a:1"]),
+            Some(&["break-pane", "-s", "a:", "-t", "b:"]),
+            Some(&["list-sessions", "-F", "#{session_name} #{session_windows}"]),
+            Some(&["list-windows", "-a", "-F", windows]),
+            Some(&["unlink-window", "-k", "-t", "b:1"]),
+            Some(&["list-windows", "-a", "-F", windows]),
+        ],
+    );
+}
+
 #[test]
 fn windows_select_kill_and_rename() {
     compare(
@@ -1370,7 +1491,6 @@ fn multi_pane_commands_are_refused() {
         "join-pane",
         "move-pane",
         "swap-pane",
-        "break-pane",
     ] {
         let step = z.run(&[cmd]);
         assert_eq!(step.code, Some(1), "{cmd}");
@@ -2547,6 +2667,14 @@ fn commands_zeropty_lacks_parse_as_tmuxs_and_bind() {
             Some(&["list-commands", "show-prompt-history"]),
             Some(&["list-commands", "suspend-client"]),
             Some(&["list-commands", "unlink-window"]),
+            Some(&["list-commands", "-F", "#{command_list_name}"]),
+            Some(&["display-p"]),
+            Some(&["show-prompt-history"]),
+            Some(&["show-prompt-history", "-T", "window-target"]),
+            Some(&["show-prompt-history", "-T", "Search"]),
+            Some(&["clear-prompt-history", "-T", "search"]),
+            Some(&["clear-prompt-history", "-T", "nope"]),
+            Some(&["clearphist"]),
             Some(&["choose-tree", "-Q"]),
             Some(&["find-window"]),
             Some(&["confirm-before", "-p"]),

@@ -26,7 +26,8 @@ pub const USAGE: &str = "usage: zeropty [-2CDlNuVv] [-c shell-command] [-f file]
 struct Global {
     label: Option<String>,
     path: Option<String>,
-    config: Option<String>,
+    /// `-f` files, in order (tmux takes several).
+    config: Vec<String>,
     shell_command: Option<String>,
     version: bool,
     args: Vec<String>,
@@ -36,7 +37,7 @@ fn parse_global(argv: &[String]) -> Result<Global, ()> {
     let mut g = Global {
         label: None,
         path: None,
-        config: None,
+        config: Vec::new(),
         shell_command: None,
         version: false,
         args: Vec::new(),
@@ -68,7 +69,7 @@ fn parse_global(argv: &[String]) -> Result<Global, ()> {
                     };
                     match c {
                         'c' => g.shell_command = Some(value),
-                        'f' => g.config = Some(value),
+                        'f' => g.config.push(value),
                         'L' => g.label = Some(value),
                         'S' => g.path = Some(value),
                         _ => {}
@@ -183,7 +184,7 @@ fn serve_command(g: &Global, release_memory: fn()) -> i32 {
     let first_client_fd = handed("ZEROPTY_CLIENT_FD");
     let opts = ServeOptions {
         socket: socket_path(g),
-        config: config_file(g),
+        config: config_files(g),
         ready_fd,
         first_client_fd,
         release_memory,
@@ -197,12 +198,16 @@ fn serve_command(g: &Global, release_memory: fn()) -> i32 {
     }
 }
 
-/// The configuration file: `-f FILE` (must exist), else `~/.zeropty.conf` if present.
-fn config_file(g: &Global) -> Option<(PathBuf, bool)> {
-    match &g.config {
-        Some(f) => Some((PathBuf::from(f), true)),
-        None => std::env::var_os("HOME").map(|h| (PathBuf::from(h).join(".zeropty.conf"), false)),
+/// The configuration files: each `-f FILE` (must exist), else `~/.zeropty.conf` if present.
+fn config_files(g: &Global) -> Vec<(PathBuf, bool)> {
+    if g.config.is_empty() {
+        let home = std::env::var_os("HOME");
+        return home
+            .map(|h| (PathBuf::from(h).join(".zeropty.conf"), false))
+            .into_iter()
+            .collect();
     }
+    g.config.iter().map(|f| (PathBuf::from(f), true)).collect()
 }
 
 fn starts_server(args: &[String]) -> bool {
@@ -333,7 +338,7 @@ fn start_server(g: &Global, path: &std::path::Path) -> std::io::Result<std::os::
     let exe = std::env::current_exe()?;
     let mut cmd = std::process::Command::new(exe);
     cmd.arg("-S").arg(path);
-    if let Some(f) = &g.config {
+    for f in &g.config {
         cmd.arg("-f").arg(f);
     }
     cmd.arg("serve").arg("--daemon");

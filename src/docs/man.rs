@@ -523,7 +523,8 @@ const INTRODUCTION: &[ProseSection] = &[
             "`-c` shell-command :: Run shell-command with the user's shell (`SHELL`, else the \
              login shell, else /bin/sh) instead of a command, and exit with its status.",
             "`-f` file :: Read this configuration file when the server starts, instead of \
-             ~/.zeropty.conf; the file must exist.",
+             ~/.zeropty.conf; the file must exist. Given more than once, the files are read \
+             in order (`#{config_files}` names them).",
             "`-L` socket-name :: Use the server whose socket is socket-name in the socket \
              directory (see `FILES`), instead of `default`.",
             "`-S` socket-path :: Use the server at this socket path; takes precedence over `-L`.",
@@ -809,9 +810,10 @@ const REFERENCE: &[ProseSection] = &[
     (
         "DIFFERENCES FROM TMUX",
         &[
-            "A window holds exactly one pane. `split-window`, `join-pane`, `move-pane`, \
-             `swap-pane` and `break-pane` fail with `zeropty: windows hold one pane; COMMAND is \
-             not supported`, and there are no layouts.",
+            "A window holds exactly one pane. `split-window`, `join-pane`, `move-pane` and \
+             `swap-pane` fail with `zeropty: windows hold one pane; COMMAND is not supported`, \
+             and there are no layouts; `break-pane` moves the pane's window, as tmux does for a \
+             pane alone in its window.",
             "Programs get a socket made a terminal by a preloaded library, unless their session \
              uses the PTY backend. A program started with an emptied environment (env -i), a \
              statically linked program or a setuid one does not see a terminal on the socket \
@@ -825,10 +827,12 @@ const REFERENCE: &[ProseSection] = &[
             "Every tmux command parses as tmux's, but these fail with `zeropty: REASON; COMMAND \
              is not supported`: the interactive modes, menus and prompts (choose-tree, \
              choose-client, customize-mode, clock-mode, find-window, command-prompt, \
-             confirm-before, display-menu, display-popup, display-panes, show-prompt-history, \
-             clear-prompt-history), show-messages, lock-client, lock-server, lock-session, \
-             suspend-client, server-access, and link-window and unlink-window (a window is in \
-             one session at a time).",
+             confirm-before, display-menu, display-popup, display-panes), show-messages, \
+             lock-client, lock-server, lock-session, suspend-client, server-access, and \
+             link-window (a window is in one session at a time, so unlink-window removes one \
+             only with -k). With no prompts, show-prompt-history prints tmux's empty history.",
+            "Configuration errors are printed to the first client that runs a command (tmux \
+             keeps them for the first client to attach and shows them in its pane).",
             "`default-backend` and `new-session -T` are zeropty's own.",
             "As in tmux, `run-shell` prints nothing on the client's output (its job's output is \
              not kept).",
@@ -955,7 +959,19 @@ const VARIABLE_DOCS: &[(&str, &str)] = &[
         "alternate_saved_y",
         "The cursor's row when the alternate screen came on (4294967295 before any).",
     ),
+    (
+        "buffer_mode_format",
+        "tmux's format for choose-buffer's lines (a fixed text).",
+    ),
+    (
+        "client_mode_format",
+        "tmux's format for choose-client's lines (a fixed text).",
+    ),
     ("command", "The name of the command whose format this is."),
+    (
+        "config_files",
+        "The configuration files the server started with, as named, separated by commas.",
+    ),
     ("cursor_character", "The character under the cursor."),
     ("cursor_flag", "1 if the cursor is visible."),
     ("cursor_x", "The cursor's column, from 0."),
@@ -1107,6 +1123,10 @@ const VARIABLE_DOCS: &[(&str, &str)] = &[
     ("session_grouped", "1 if the session is in a group: never."),
     ("session_id", "The session's id, $N."),
     (
+        "session_last_attached",
+        "When a client last attached or switched to the session, in seconds since the epoch (empty before).",
+    ),
+    (
         "session_many_attached",
         "1 if more than one client is attached to the session.",
     ),
@@ -1125,6 +1145,10 @@ const VARIABLE_DOCS: &[(&str, &str)] = &[
     (
         "start_time",
         "When the server started, in seconds since the epoch.",
+    ),
+    (
+        "tree_mode_format",
+        "tmux's format for choose-tree's lines (a fixed text).",
     ),
     ("uid", "The id of the user the server runs as."),
     ("user", "The name of the user the server runs as."),
@@ -1295,17 +1319,22 @@ const COMMAND_DOCS: &[CommandDoc] = &[
     },
     CommandDoc {
         name: "break-pane",
-        about: "In tmux, moves a pane into a window of its own. A window holds one pane here, so \
-                the command always fails.",
+        about: "Move a pane into a window of its own. Its window holds only it, so, as tmux does \
+                for such a pane, the window itself moves as with move-window: to the target \
+                index, or the first free one from base-index in the target session, made current \
+                there. Nothing is renumbered; a session whose last window moves away ends.",
         flags: &[
-            ('a', ONE_PANE),
-            ('b', ONE_PANE),
-            ('d', ONE_PANE),
-            ('F', ONE_PANE),
-            ('n', ONE_PANE),
-            ('P', ONE_PANE),
-            ('s', ONE_PANE),
-            ('t', ONE_PANE),
+            (
+                'a',
+                "Put the window at the index after the target window, moving later windows up.",
+            ),
+            ('b', "Put the window at the index before the target window."),
+            ('d', "Do not make the window current."),
+            ('F', "Accepted: tmux prints nothing for a pane alone in its window."),
+            ('n', "Name the window (automatic-rename off)."),
+            ('P', "Accepted: tmux prints nothing for a pane alone in its window."),
+            ('s', "The pane (default: the current one)."),
+            ('t', "Where the window goes: a session, or a session and an index."),
         ],
     },
     CommandDoc {
@@ -1385,10 +1414,12 @@ const COMMAND_DOCS: &[CommandDoc] = &[
     },
     CommandDoc {
         name: "clear-prompt-history",
-        about: "In tmux, clears the command prompt's history. zeropty does not have it: it parses as \
-                tmux's and fails with `zeropty: no interactive modes, menus or prompts; \
-                clear-prompt-history is not supported`.",
-        flags: &[('T', NOT_HERE)],
+        about: "Clears the prompts' history, which with no prompts is always empty; a bad type \
+                fails as in tmux.",
+        flags: &[(
+            'T',
+            "Only this type: command, search, target or window-target.",
+        )],
     },
     CommandDoc {
         name: "clock-mode",
@@ -2284,10 +2315,12 @@ const COMMAND_DOCS: &[CommandDoc] = &[
     },
     CommandDoc {
         name: "show-prompt-history",
-        about: "In tmux, shows the command prompt's history. zeropty does not have it: it parses as \
-                tmux's and fails with `zeropty: no interactive modes, menus or prompts; \
-                show-prompt-history is not supported`.",
-        flags: &[('T', NOT_HERE)],
+        about: "Shows the prompts' history, by type, as tmux prints it. zeropty has no prompts, \
+                so each history is empty.",
+        flags: &[(
+            'T',
+            "Only this type: command, search, target or window-target.",
+        )],
     },
     CommandDoc {
         name: "show-window-options",
@@ -2405,10 +2438,13 @@ const COMMAND_DOCS: &[CommandDoc] = &[
     },
     CommandDoc {
         name: "unlink-window",
-        about: "In tmux, unlinks a window from one of the sessions it is linked into. zeropty does \
-                not have it: it parses as tmux's and fails with `zeropty: a window is in one session \
-                at a time; unlink-window is not supported`.",
-        flags: &[('k', NOT_HERE), ('t', NOT_HERE)],
+        about: "Unlink a window from its session. A window is in one session at a time, so \
+                without -k this fails with tmux's `window only linked to one session`; with -k \
+                the window goes, as with kill-window but without renumbering.",
+        flags: &[
+            ('k', "Remove a window that is in no other session (every window here)."),
+            ('t', "The window."),
+        ],
     },
     CommandDoc {
         name: "wait-for",

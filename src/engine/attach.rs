@@ -355,6 +355,7 @@ impl Engine {
             .push(new_client(conn, t, sid, now, seq, flags));
         self.clients.touch_session(sid);
         self.sessions[si].activity = now;
+        self.sessions[si].last_attached = now;
         self.sync_clients();
         self.client_hook("client-attached", sid);
         Ok(())
@@ -379,6 +380,7 @@ impl Engine {
         c.activity_seq = seq;
         self.clients.touch_session(sid);
         self.sessions[si].activity = now;
+        self.sessions[si].last_attached = now;
         self.sync_clients();
         if changed {
             self.client_hook("client-session-changed", sid);

@@ -170,6 +170,8 @@ pub struct Engine {
     kill_requested: bool,
     /// Errors from the configuration file, shown to the first client (as tmux shows them).
     pub config_errors: Vec<u8>,
+    /// The configuration files the server started with, as named (`#{config_files}`).
+    pub config_files: Vec<String>,
     /// Paste buffers (server-wide, as in tmux).
     pub buffers: buffers::Buffers,
     /// Clients attached with a terminal.
@@ -235,6 +237,7 @@ impl Engine {
             panes_by_io: HashMap::new(),
             kill_requested: false,
             config_errors: Vec::new(),
+            config_files: Vec::new(),
             buffers: buffers::Buffers::new(),
             clients: attach::Clients::default(),
             key_tables: key_bindings::KeyTables::default(),

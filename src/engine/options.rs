@@ -18,6 +18,7 @@
 
 use super::numbers::strtonum;
 use super::session::{Session, Window};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// Scope bits, as tmux's `OPTIONS_TABLE_SERVER` and friends.
@@ -214,9 +215,14 @@ impl Value {
 }
 
 /// One set of options: a global set, or what a session, window or pane overrides.
+///
+/// Kept as a vector sorted by name, a table option named by the table's own static text:
+/// a session or window that sets one option (`new-session -x -y` sets `default-size`) pays
+/// one 56-byte entry and its value's text, where a map's first node took about 630 bytes,
+/// which at 1000 sessions is 0.6 MB against an idle server's 5.4 MB.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct OptionSet {
-    values: BTreeMap<String, Value>,
+    values: Vec<(Cow<'static, str>, Value)>,
 }
 
 impl OptionSet {
@@ -229,29 +235,44 @@ impl OptionSet {
         set
     }
 
+    fn position(&self, name: &str) -> Result<usize, usize> {
+        self.values.binary_search_by(|(k, _)| k.as_ref().cmp(name))
+    }
+
+    /// Where `name` is, by name or other name.
+    fn find_position(&self, name: &str) -> Option<usize> {
+        self.position(name)
+            .or_else(|_| self.position(map_name(name)))
+            .ok()
+    }
+
     /// The option set here (not in a parent), by name or other name.
     pub fn get(&self, name: &str) -> Option<&Value> {
-        self.values
-            .get(name)
-            .or_else(|| self.values.get(map_name(name)))
+        self.find_position(name).map(|i| &self.values[i].1)
     }
 
     pub fn get_mut(&mut self, name: &str) -> Option<&mut Value> {
-        let name = if self.values.contains_key(name) {
-            name
-        } else {
-            map_name(name)
-        };
-        self.values.get_mut(name)
+        self.find_position(name).map(|i| &mut self.values[i].1)
     }
 
     pub fn set(&mut self, name: &str, value: Value) {
-        self.values.insert(name.to_string(), value);
+        match self.position(name) {
+            Ok(i) => self.values[i].1 = value,
+            Err(i) => {
+                let name = match find(name) {
+                    Some(d) if d.name == name => Cow::Borrowed(d.name),
+                    _ => Cow::Owned(name.to_string()),
+                };
+                // Local sets hold one or two options: no room kept for more.
+                self.values.reserve_exact(1);
+                self.values.insert(i, (name, value));
+            }
+        }
     }
 
     pub fn remove(&mut self, name: &str) {
-        if self.values.remove(name).is_none() {
-            self.values.remove(map_name(name));
+        if let Some(i) = self.find_position(name) {
+            self.values.remove(i);
         }
     }
 
@@ -268,7 +289,7 @@ impl OptionSet {
         } else {
             Value::One(d.default.first().copied().unwrap_or("").to_string())
         };
-        self.values.insert(d.name.to_string(), value);
+        self.set(d.name, value);
     }
 
     /// The user options (`@name`) set here, in name order.
@@ -276,7 +297,7 @@ impl OptionSet {
         self.values
             .iter()
             .filter(|(k, _)| k.starts_with('@'))
-            .map(|(k, v)| (k.as_str(), v))
+            .map(|(k, v)| (k.as_ref(), v))
     }
 
     pub fn is_empty(&self) -> bool {

@@ -92,15 +92,14 @@ pub struct Session {
     pub name: String,
     pub created: i64,
     pub activity: i64,
+    /// When a client last attached or switched to it (0: never), `#{session_last_attached}`.
+    pub last_attached: i64,
     pub windows: Vec<Window>,
     /// Index into `windows` of the current window.
     pub current: usize,
     /// Ids of the previously current windows, most recent first (tmux's `lastw` stack):
     /// `last-window` and the `-` flag use the first; a removed window leaves the stack.
     pub last: Vec<u32>,
-    /// The size new windows get (`new-session -x/-y`); `None` follows the global
-    /// `default-size`.
-    pub default_size: Option<(u32, u32)>,
     /// Session environment overrides (`set-environment` without `-g`; `None` removes).
     /// Shared with the session created before it when they are equal, and copied on the first
     /// change: `update-environment` gives every session the same eight entries (most cleared),

@@ -23,13 +23,35 @@ pub fn expand(e: &Engine, template: &str, at: Option<Found>) -> String {
 /// Variables whose values come from a screen's rows rather than its counters.
 pub const ROW_VARIABLES: &[&str] = &["cursor_character", "history_bytes"];
 
+/// tmux 3.3a's `WINDOW_TREE_DEFAULT_FORMAT` (window-tree.c), `#{tree_mode_format}`.
+const TREE_MODE_FORMAT: &str = concat!(
+    "#{?pane_format,",
+    "#{?pane_marked,#[reverse],}",
+    "#{pane_current_command}#{?pane_active,*,}#{?pane_marked,M,}",
+    "#{?#{&&:#{pane_title},#{!=:#{pane_title},#{host_short}}},: \"#{pane_title}\",}",
+    ",",
+    "#{?window_format,",
+    "#{?window_marked_flag,#[reverse],}",
+    "#{window_name}#{window_flags}",
+    "#{?#{&&:#{==:#{window_panes},1},#{&&:#{pane_title},#{!=:#{pane_title},#{host_short}}}},: \"#{pane_title}\",}",
+    ",",
+    "#{session_windows} windows",
+    "#{?session_grouped, (group #{session_group}: #{session_group_list}),}",
+    "#{?session_attached, (attached),}",
+    "}",
+    "}"
+);
+
 /// Variables `display-message -a` lists.
 pub const VARIABLES: &[&str] = &[
     "active_window_index",
     "alternate_on",
     "alternate_saved_x",
     "alternate_saved_y",
+    "buffer_mode_format",
+    "client_mode_format",
     "command",
+    "config_files",
     "cursor_character",
     "cursor_flag",
     "cursor_x",
@@ -96,6 +118,7 @@ pub const VARIABLES: &[&str] = &[
     "session_format",
     "session_grouped",
     "session_id",
+    "session_last_attached",
     "session_many_attached",
     "session_marked",
     "session_name",
@@ -104,6 +127,7 @@ pub const VARIABLES: &[&str] = &[
     "session_windows",
     "socket_path",
     "start_time",
+    "tree_mode_format",
     "uid",
     "user",
     "version",
@@ -299,6 +323,12 @@ impl Values for FormatValues<'_> {
             "uid" => e.user.id.to_string(),
             "user" => e.user.name.clone(),
             "start_time" => e.started.to_string(),
+            "config_files" => e.config_files.join(","),
+            // The formats of tmux's choose-buffer, choose-client and choose-tree, which
+            // scripts read to list what those modes would: fixed texts, not expanded.
+            "buffer_mode_format" => "#{t/p:buffer_created}: #{buffer_sample}".into(),
+            "client_mode_format" => "#{t/p:client_activity}: session #{session_name}".into(),
+            "tree_mode_format" => TREE_MODE_FORMAT.into(),
             "version" => env!("CARGO_PKG_VERSION").to_string(),
             "server_memory" => {
                 let sessions: usize = e.sessions.iter().map(session_memory).sum();
@@ -341,6 +371,9 @@ impl FormatValues<'_> {
                 "session_id" => Some(format!("${}", s.id)),
                 "session_created" => Some(s.created.to_string()),
                 "session_activity" => Some(s.activity.to_string()),
+                // A time of 0 shows as nothing, as tmux shows a session never attached.
+                "session_last_attached" if s.last_attached == 0 => Some(String::new()),
+                "session_last_attached" => Some(s.last_attached.to_string()),
                 "session_attached" => Some(s.attached.to_string()),
                 "session_windows" => Some(s.windows.len().to_string()),
                 "active_window_index" => Some(s.current_window().index.to_string()),

@@ -5,6 +5,13 @@
 //! tmux parses them (`bind-key s choose-tree -Zs` binds; `choose-tree -Q` is a usage error),
 //! `list-commands` lists what tmux lists, and running one fails with a message saying why it
 //! is not there, instead of `unknown command`.
+//!
+//! The prompt history is here too: with no prompts it stays empty, so `show-prompt-history`
+//! prints tmux's empty history and `clear-prompt-history` has nothing to clear (tmux's
+//! `history-file` is not read).
+
+use crate::engine::cmdline::Args;
+use crate::engine::{Ctx, Engine};
 
 /// Why each group of commands is missing.
 const MODES: &str = "no interactive modes, menus or prompts";
@@ -31,7 +38,7 @@ macro_rules! unsupported {
 pub(super) static COMMANDS: &[super::CommandDef] = &[
     unsupported!("choose-client", None, "F:f:K:NO:rt:Z", 0, Some(1), "[-NrZ] [-F format] [-f filter] [-K key-format] [-O sort-order] [-t target-pane] [template]", MODES),
     unsupported!("choose-tree", None, "F:f:GK:NO:rst:wZ", 0, Some(1), "[-GNrswZ] [-F format] [-f filter] [-K key-format] [-O sort-order] [-t target-pane] [template]", MODES),
-    unsupported!("clear-prompt-history", Some("clearphist"), "T:", 0, Some(0), "[-T type]", MODES),
+    crate::command_def!("clear-prompt-history", Some("clearphist"), "T:", 0, Some(0), "[-T type]", false, clear_prompt_history),
     unsupported!("clock-mode", None, "t:", 0, Some(0), "[-t target-pane]", MODES),
     unsupported!("command-prompt", None, "1bFkiI:Np:t:T:", 0, Some(1), "[-1bFkiN] [-I inputs] [-p prompts] [-t target-client] [-T type] [template]", MODES),
     unsupported!("confirm-before", Some("confirm"), "bp:t:", 1, Some(1), "[-b] [-p prompt] [-t target-client] command", MODES),
@@ -46,11 +53,37 @@ pub(super) static COMMANDS: &[super::CommandDef] = &[
     unsupported!("lock-session", Some("locks"), "t:", 0, Some(0), "[-t target-session]", LOCKS),
     unsupported!("server-access", None, "adlrw", 0, Some(1), "[-adlrw] [-t target-pane] [user]", ACCESS),
     unsupported!("show-messages", Some("showmsgs"), "JTt:", 0, Some(0), "[-JT] [-t target-client]", MESSAGES),
-    unsupported!("show-prompt-history", Some("showphist"), "T:", 0, Some(0), "[-T type]", MODES),
+    crate::command_def!("show-prompt-history", Some("showphist"), "T:", 0, Some(0), "[-T type]", false, show_prompt_history),
     unsupported!("suspend-client", Some("suspendc"), "t:", 0, Some(0), "[-t target-client]", LOCKS),
-    unsupported!("unlink-window", Some("unlinkw"), "kt:", 0, Some(0), "[-k] [-t target-window]", LINKS),
 ];
 
 fn refuse(name: &str, why: &str) -> Result<(), String> {
     Err(format!("zeropty: {why}; {name} is not supported"))
+}
+
+/// tmux's prompt types, in its order (status.c).
+const PROMPT_TYPES: &[&str] = &["command", "search", "target", "window-target"];
+
+/// The prompt types `-T` names: all of them without it.
+fn prompt_types(args: &Args) -> Result<&'static [&'static str], String> {
+    match args.get('T') {
+        None => Ok(PROMPT_TYPES),
+        Some(t) => PROMPT_TYPES
+            .iter()
+            .position(|p| *p == t)
+            .map(|i| &PROMPT_TYPES[i..=i])
+            .ok_or_else(|| format!("invalid type: {t}")),
+    }
+}
+
+fn show_prompt_history(_: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
+    for t in prompt_types(args)? {
+        ctx.print(&format!("History for {t}:\n"));
+        ctx.print("");
+    }
+    Ok(())
+}
+
+fn clear_prompt_history(_: &mut Engine, _: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
+    prompt_types(args).map(|_| ())
 }

@@ -97,6 +97,12 @@ pub fn all() -> &'static [&'static CommandDef] {
             .chain(shell::COMMANDS)
             .collect();
         v.sort_by_key(|c| c.name);
+        // tmux's table (cmd.c) is in name order but for display-popup, which comes before
+        // display-panes: `list-commands` and the ambiguous-command message show its order.
+        let at = |v: &[&CommandDef], name| v.iter().position(|c| c.name == name);
+        if let (Some(panes), Some(popup)) = (at(&v, "display-panes"), at(&v, "display-popup")) {
+            v.swap(panes, popup);
+        }
         v
     })
 }

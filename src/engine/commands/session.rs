@@ -7,6 +7,7 @@ use super::{
 use crate::engine::cmdline::Args;
 use crate::engine::format;
 use crate::engine::numbers;
+use crate::engine::options::Value;
 use crate::engine::os::{Backend, SpawnRequest};
 use crate::engine::pane::{NewPane, Pane};
 use crate::engine::session::{Session, Window};
@@ -77,16 +78,22 @@ fn new_session(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), Str
         name,
         created: now,
         activity: now,
+        last_attached: 0,
         windows: Vec::new(),
         current: 0,
         last: Vec::new(),
-        default_size: (args.has('x') || args.has('y')).then_some((cols, rows)),
         environ: super::new_session_environ(e, &ctx.req.env, &extra, !args.has('E') && !ctx.config),
         environ_hidden: Default::default(),
         options: Default::default(),
         cwd: cwd.clone(),
         attached: 0,
     };
+    // As tmux: the size asked for becomes the session's `default-size`, which its later
+    // windows take (and `set-option -t` changes).
+    if args.has('x') || args.has('y') {
+        let size = Value::One(format!("{cols}x{rows}"));
+        session.options.set("default-size", size);
+    }
     let command: Vec<String> = words(args);
     let window_name = args.get('n').map(str::to_string);
     let base = e.options.number("base-index").max(0) as u32;

@@ -1,7 +1,7 @@
 //! Window and pane commands: new-window, kill-window, list-windows, rename-window,
 //! select-window, next-window, previous-window, last-window, list-panes, kill-pane,
 //! select-pane, last-pane, resize-window, resize-pane, and the commands that would build
-//! multi-pane layouts (split-window, join-pane, move-pane, swap-pane, break-pane), which fail.
+//! multi-pane layouts (split-window, join-pane, move-pane, swap-pane), which fail.
 //!
 //! Each window holds exactly one pane, so the pane commands act on the window's pane and
 //! whatever would pick between panes finds the only one (or none, for the last pane). A
@@ -31,8 +31,6 @@ fn one_pane_only(command: &str) -> String {
 }
 
 pub(super) static COMMANDS: &[super::CommandDef] = &[
-    crate::command_def!("break-pane", Some("breakp"), "abdPF:n:s:t:", 0, Some(0),
-        "[-abdP] [-F format] [-n window-name] [-s src-pane] [-t dst-window]", false, break_pane),
     crate::command_def!("join-pane", Some("joinp"), "bdfhvp:l:s:t:", 0, Some(0),
         "[-bdfhv] [-l size] [-s src-pane] [-t dst-pane]", false, join_pane),
     crate::command_def!("kill-pane", Some("killp"), "at:", 0, Some(0), "[-a] [-t target-pane]", false, kill_pane),
@@ -73,15 +71,11 @@ fn follow_current(e: &Engine, ctx: &mut Ctx<'_>, si: usize) {
     ctx.calling_pane = Some(e.sessions[si].current_window().pane.id);
 }
 
-/// The size new windows of a session get: the size it was made with, else its
-/// `default-size` option.
+/// The size new windows of a session get: its `default-size` option, which `new-session
+/// -x/-y` sets.
 fn session_size(e: &Engine, si: usize) -> (u32, u32) {
-    let s = &e.sessions[si];
-    if let Some(size) = s.default_size {
-        return size;
-    }
     e.options
-        .session_string(s, "default-size")
+        .session_string(&e.sessions[si], "default-size")
         .split_once('x')
         .and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?)))
         .map_or((80, 24), |(w, h): (u32, u32)| {
@@ -92,7 +86,7 @@ fn session_size(e: &Engine, si: usize) -> (u32, u32) {
 /// Removes a window as tmux's server_kill_window: hangs up its program, removes a session
 /// left empty, renumbers when asked and renumber-windows is on. Returns whether the session
 /// is gone (positions after `si` then moved down).
-fn remove_window(e: &mut Engine, si: usize, wi: usize, renumber: bool) -> bool {
+pub(super) fn remove_window(e: &mut Engine, si: usize, wi: usize, renumber: bool) -> bool {
     let mut w = e.sessions[si].remove_window(wi);
     notify(e, "window-unlinked", si, Some(w.pane.id));
     e.hang_up(&mut w.pane);
@@ -158,7 +152,7 @@ fn adjustment(args: &Args) -> Result<u32, String> {
 
 /// tmux's window_set_name: the name is stored made visible (utf8_stravis with
 /// VIS_OCTAL|VIS_CSTYLE|VIS_TAB|VIS_NL), so control characters show as escapes.
-fn visible_name(name: &str) -> String {
+pub(super) fn visible_name(name: &str) -> String {
     let mut out = String::new();
     let chars: Vec<char> = name.chars().collect();
     for (i, &c) in chars.iter().enumerate() {
@@ -717,10 +711,6 @@ fn move_pane(_e: &mut Engine, _ctx: &mut Ctx<'_>, _args: &Args) -> Result<(), St
 
 fn swap_pane(_e: &mut Engine, _ctx: &mut Ctx<'_>, _args: &Args) -> Result<(), String> {
     Err(one_pane_only("swap-pane"))
-}
-
-fn break_pane(_e: &mut Engine, _ctx: &mut Ctx<'_>, _args: &Args) -> Result<(), String> {
-    Err(one_pane_only("break-pane"))
 }
 
 #[cfg(test)]

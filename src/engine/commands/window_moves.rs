@@ -1,5 +1,9 @@
-//! Commands that move windows between indices and sessions: move-window (movew) and
-//! swap-window (swapw), as tmux 3.3a has them.
+//! Commands that move windows between indices and sessions: move-window (movew),
+//! swap-window (swapw), break-pane (breakp) and unlink-window (unlinkw), as tmux 3.3a has
+//! them. tmux's break-pane moves a window of one pane as move-window does, which for
+//! zeropty, whose windows hold one pane each, is the whole command; its unlink-window
+//! removes a window linked into several sessions from one, and refuses one in a single
+//! session unless `-k` (then it goes), the only case zeropty has.
 //!
 //! tmux links a window at its new place before it unlinks it from the old one, and a
 //! session's current window and last-window stack name places, not windows; zeropty keeps
@@ -9,9 +13,11 @@
 //! moved out of a session's last window ends the session, as in tmux. Windows are never in
 //! two sessions at once (tmux's link-window is not supported).
 
-use super::window::{base_index, notify, renumber_session, room_beside};
+use super::window::{
+    base_index, notify, remove_window, renumber_session, room_beside, visible_name,
+};
 use crate::engine::cmdline::Args;
-use crate::engine::target::{self, Kind};
+use crate::engine::target::{self, Found, IndexTarget, Kind};
 use crate::engine::{Ctx, Engine};
 
 pub(super) static COMMANDS: &[super::CommandDef] = &[
@@ -35,6 +41,26 @@ pub(super) static COMMANDS: &[super::CommandDef] = &[
         false,
         swap_window
     ),
+    crate::command_def!(
+        "break-pane",
+        Some("breakp"),
+        "abdPF:n:s:t:",
+        0,
+        Some(0),
+        "[-abdP] [-F format] [-n window-name] [-s src-pane] [-t dst-window]",
+        false,
+        break_pane
+    ),
+    crate::command_def!(
+        "unlink-window",
+        Some("unlinkw"),
+        "kt:",
+        0,
+        Some(0),
+        "[-k] [-t target-window]",
+        false,
+        unlink_window
+    ),
 ];
 
 fn move_window(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
@@ -49,6 +75,20 @@ fn move_window(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), Str
     }
     let src = target::resolve(&e.sessions, args.get('s'), Kind::Window, ctx.calling_pane)?;
     let dst = target::resolve_index(&e.sessions, args.get('t'), ctx.calling_pane)?;
+    let si = src.session;
+    let source_ended = relink(e, src, dst, args)?;
+    if !source_ended && !args.has('s') {
+        // Only the source: the window's new index was chosen (or given) in the target.
+        renumber_session(e, si);
+    }
+    Ok(())
+}
+
+/// Moves the window at `src` to `dst` (an index, or the first free one from base-index) as
+/// tmux's server_link_window then server_unlink_window: `-a`/`-b` make room beside the
+/// target, `-k` kills a window in the way, `-d` leaves the current window alone. Returns
+/// whether the source session ended (it lost its last window).
+fn relink(e: &mut Engine, src: Found, dst: IndexTarget, args: &Args) -> Result<bool, String> {
     let (si, di) = (src.session, dst.session);
     let (moving, pane) = {
         let w = &e.sessions[si].windows[src.window];
@@ -98,10 +138,43 @@ fn move_window(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), Str
     if e.sessions[si].windows.is_empty() {
         let id = e.sessions[si].id;
         e.kill_session(id);
-    } else if !args.has('s') {
-        // Only the source: the window's new index was chosen (or given) in the target.
-        renumber_session(e, si);
+        return Ok(true);
     }
+    Ok(false)
+}
+
+/// break-pane of a window's only pane: its window moves (tmux renumbers nothing here, and
+/// `-P` prints nothing on this path of tmux's); `-n` names it, automatic-rename off.
+fn break_pane(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
+    let src = target::resolve(&e.sessions, args.get('s'), Kind::Pane, ctx.calling_pane)?;
+    let dst = target::resolve_index(&e.sessions, args.get('t'), ctx.calling_pane)?;
+    let moving = e.sessions[src.session].windows[src.window].id;
+    relink(e, src, dst, args)?;
+    if let Some(name) = args.get('n') {
+        let found = e
+            .sessions
+            .iter()
+            .enumerate()
+            .find_map(|(si, s)| s.position_of_id(moving).map(|wi| (si, wi)));
+        if let Some((si, wi)) = found {
+            let w = &mut e.sessions[si].windows[wi];
+            w.name = visible_name(name);
+            w.automatic_rename = false;
+            let pane = w.pane.id;
+            notify(e, "window-renamed", si, Some(pane));
+        }
+    }
+    Ok(())
+}
+
+/// unlink-window: a window is only ever in one session, so without `-k` it fails as tmux's
+/// does for such a window, and with `-k` the window goes (no renumbering, as in tmux).
+fn unlink_window(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
+    let f = target::resolve(&e.sessions, args.get('t'), Kind::Window, ctx.calling_pane)?;
+    if !args.has('k') {
+        return Err("window only linked to one session".into());
+    }
+    remove_window(e, f.session, f.window, false);
     Ok(())
 }
 
