@@ -538,6 +538,25 @@ fn detach_and_switch_client_commands() {
     let name = env.zp_ok(&["list-clients", "-F", "#{client_name}"]);
     let name = name.trim();
     assert!(name.starts_with("/dev/pts/"), "{name}");
+    // With a client to act on, what needs one is refused (not there without one).
+    for (args, why) in [
+        (&["show-messages", "-t", name][..], "no message log"),
+        (&["lock-server"], "clients are never locked or suspended"),
+        (
+            &["lock-session", "-t", "work"],
+            "clients are never locked or suspended",
+        ),
+        (
+            &["command-prompt", "-t", name],
+            "no interactive modes, menus or prompts",
+        ),
+    ] {
+        let o = env.zp(args);
+        assert_eq!(
+            String::from_utf8_lossy(&o.stderr),
+            format!("zeropty: {why}; {} is not supported\n", args[0])
+        );
+    }
     env.zp_ok(&["switch-client", "-t", "other"]);
     env.outer
         .wait_screen("a", "switched", |s| attached(s, "other"));

@@ -830,7 +830,10 @@ const REFERENCE: &[ProseSection] = &[
              confirm-before, display-menu, display-popup, display-panes), show-messages, \
              lock-client, lock-server, lock-session, suspend-client, server-access, and \
              link-window (a window is in one session at a time, so unlink-window removes one \
-             only with -k). With no prompts, show-prompt-history prints tmux's empty history.",
+             only with -k). Their targets are found first, as tmux finds them: with no client \
+             attached, those acting on a client fail with tmux's `no current client`, and \
+             lock-server and lock-session have nothing to lock and succeed. With no prompts, \
+             show-prompt-history prints tmux's empty history.",
             "Configuration errors are printed to the first client that runs a command (tmux \
              keeps them for the first client to attach and shows them in its pane).",
             "`default-backend` and `new-session -T` are zeropty's own.",
@@ -1727,16 +1730,18 @@ const COMMAND_DOCS: &[CommandDoc] = &[
     },
     CommandDoc {
         name: "lock-server",
-        about: "In tmux, locks every client. zeropty does not have it: it parses as tmux's and fails \
-                with `zeropty: clients are never locked or suspended; lock-server is not supported`.",
+        about: "In tmux, locks every client. zeropty does not lock clients: with none attached \
+                there is nothing to lock and it succeeds, as tmux's; otherwise it fails with \
+                `zeropty: clients are never locked or suspended; lock-server is not supported`.",
         flags: &[],
     },
     CommandDoc {
         name: "lock-session",
-        about: "In tmux, locks the clients of a session. zeropty does not have it: it parses as \
-                tmux's and fails with `zeropty: clients are never locked or suspended; lock-session \
-                is not supported`.",
-        flags: &[('t', NOT_HERE)],
+        about: "In tmux, locks the clients of a session. zeropty does not lock clients: with none \
+                attached to the session there is nothing to lock and it succeeds, as tmux's; \
+                otherwise it fails with `zeropty: clients are never locked or suspended; \
+                lock-session is not supported`.",
+        flags: &[('t', "The session.")],
     },
     CommandDoc {
         name: "move-pane",
