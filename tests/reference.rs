@@ -1062,6 +1062,74 @@ fn break_pane_and_unlink_window_move_and_remove_windows() {
     );
 }
 
+/// swap-pane swaps the panes of two windows (each zeropty window holds one, a case tmux has
+/// too): a pane takes its content, id, options and start command, and the size of its new
+/// window; join-pane and move-pane find their panes as tmux does before refusing to split.
+#[test]
+fn swap_pane_swaps_windows_panes() {
+    let panes = "#{session_name}:#{window_index} #{window_name} #{pane_id} #{pane_width}x#{pane_height} #{pane_start_command} #{@p}";
+    compare(
+        "swapp",
+        &[
+            Some(&[
+                "new-session",
+                "-d",
+                "-s",
+                "a",
+                "-n",
+                "zero",
+                "-x",
+                "80",
+                "-y",
+                "24",
+                "printf 'zero\\n'; exec cat",
+            ]),
+            Some(&[
+                "new-window",
+                "-d",
+                "-t",
+                "a:",
+                "-n",
+                "one",
+                "printf 'one\\n'; exec cat",
+            ]),
+            Some(&[
+                "new-session",
+                "-d",
+                "-s",
+                "b",
+                "-n",
+                "bee",
+                "-x",
+                "50",
+                "-y",
+                "10",
+                "printf 'bee\\n'; exec cat",
+            ]),
+            Some(&["set-option", "-p", "-t", "a:1", "@p", "one"]),
+            None,
+            Some(&["swap-pane", "-s", "a:0", "-t", "a:1"]),
+            Some(&["list-panes", "-a", "-F", panes]),
+            Some(&["capture-pane", "-p", "-t", "a:0"]),
+            Some(&["swap-pane", "-d", "-s", "a:1", "-t", "b:0"]),
+            Some(&["list-panes", "-a", "-F", panes]),
+            Some(&["capture-pane", "-p", "-t", "b:0"]),
+            Some(&["send-keys", "-t", "b:0", "typed", "Enter"]),
+            None,
+            Some(&["capture-pane", "-p", "-t", "b:0"]),
+            Some(&["swap-pane"]),
+            Some(&["swap-pane", "-D", "-t", "a:0"]),
+            Some(&["swap-pane", "-U", "-s", "%99"]),
+            Some(&["swap-pane", "-s", "a:0", "-t", "nosuch:"]),
+            Some(&["list-panes", "-a", "-F", panes]),
+            Some(&["join-pane"]),
+            Some(&["join-pane", "-s", "a:0", "-t", "a:0"]),
+            Some(&["move-pane", "-t", "%99"]),
+            Some(&["join-pane", "-s", "%99", "-t", "nosuch:"]),
+        ],
+    );
+}
+
 #[test]
 fn windows_select_kill_and_rename() {
     compare(
@@ -1486,18 +1554,29 @@ fn multi_pane_commands_are_refused() {
         z.run(&["new-session", "-d", "-s", "m", "cat"]).code,
         Some(0)
     );
-    for cmd in ["split-window", "join-pane", "move-pane", "swap-pane"] {
-        let step = z.run(&[cmd]);
-        assert_eq!(step.code, Some(1), "{cmd}");
+    assert_eq!(
+        z.run(&["new-window", "-d", "-t", "m:", "cat"]).code,
+        Some(0)
+    );
+    for args in [
+        &["split-window"][..],
+        &["join-pane", "-s", "m:1"],
+        &["move-pane", "-s", "m:1", "-t", "m:0"],
+    ] {
+        let step = z.run(args);
+        assert_eq!(step.code, Some(1), "{args:?}");
         assert_eq!(
             step.err,
-            format!("zeropty: windows hold one pane; {cmd} is not supported\n")
+            format!(
+                "zeropty: windows hold one pane; {} is not supported\n",
+                args[0]
+            )
         );
     }
     let step = z.run(&["split-window", "-t", "nope:"]);
     assert_eq!(step.err, "can't find session: nope\n");
     let step = z.run(&["list-windows", "-F", "#{window_panes}"]);
-    assert_eq!(step.out, "1\n");
+    assert_eq!(step.out, "1\n1\n");
 }
 
 /// Client commands from a process without a terminal: attach fails as tmux's does, and the

@@ -810,10 +810,10 @@ const REFERENCE: &[ProseSection] = &[
     (
         "DIFFERENCES FROM TMUX",
         &[
-            "A window holds exactly one pane. `split-window`, `join-pane`, `move-pane` and \
-             `swap-pane` fail with `zeropty: windows hold one pane; COMMAND is not supported`, \
-             and there are no layouts; `break-pane` moves the pane's window, as tmux does for a \
-             pane alone in its window.",
+            "A window holds exactly one pane. `split-window`, `join-pane` and `move-pane` fail \
+             with `zeropty: windows hold one pane; COMMAND is not supported`, and there are no \
+             layouts; `break-pane` moves the pane's window and `swap-pane` swaps the panes of \
+             two windows, as tmux does for panes alone in their windows.",
             "Programs get a socket made a terminal by a preloaded library, unless their session \
              uses the PTY backend. A program started with an emptied environment (env -i), a \
              statically linked program or a setuid one does not see a terminal on the socket \
@@ -1262,8 +1262,11 @@ const JOIN_PANE_FLAGS: &[(char, &str)] = &[
     ('h', ONE_PANE),
     ('l', ONE_PANE),
     ('p', ONE_PANE),
-    ('s', ONE_PANE),
-    ('t', ONE_PANE),
+    (
+        's',
+        "The pane to move (default: the current one); it must not be the target.",
+    ),
+    ('t', "The pane to put it beside."),
     ('v', ONE_PANE),
 ];
 
@@ -1577,7 +1580,8 @@ const COMMAND_DOCS: &[CommandDoc] = &[
     CommandDoc {
         name: "join-pane",
         about: "In tmux, moves a pane into another window beside its pane. A window holds one \
-                pane here, so the command always fails.",
+                pane here, so once both panes are found (and found to differ, else tmux's \
+                `source and target panes must be different`) the command fails.",
         flags: JOIN_PANE_FLAGS,
     },
     CommandDoc {
@@ -1745,8 +1749,8 @@ const COMMAND_DOCS: &[CommandDoc] = &[
     },
     CommandDoc {
         name: "move-pane",
-        about: "Like join-pane: moves a pane beside another in tmux, and always fails here, as \
-                a window holds one pane.",
+        about: "Like join-pane: moves a pane beside another in tmux, and fails here once its \
+                panes are found, as a window holds one pane.",
         flags: JOIN_PANE_FLAGS,
     },
     CommandDoc {
@@ -2383,15 +2387,23 @@ const COMMAND_DOCS: &[CommandDoc] = &[
     },
     CommandDoc {
         name: "swap-pane",
-        about: "In tmux, swaps two panes. A window holds one pane here, so the command always \
-                fails.",
+        about: "Swap two panes. A window holds one pane here, so the panes of two windows \
+                change places: each takes its screen, id, options, start command and running \
+                program with it, and the size of the window it goes to; the windows keep their \
+                names, indices and sizes. A pane swapped with itself stays.",
         flags: &[
-            ('D', ONE_PANE),
-            ('d', ONE_PANE),
-            ('s', ONE_PANE),
-            ('t', ONE_PANE),
-            ('U', ONE_PANE),
-            ('Z', ONE_PANE),
+            (
+                'D',
+                "Swap the target with the next pane of its window: itself, so nothing moves.",
+            ),
+            ('d', "Accepted: a window's only pane is always its active one."),
+            ('s', "The source pane (default: the target, there being no marked pane)."),
+            ('t', "The target pane."),
+            (
+                'U',
+                "Swap the target with the previous pane of its window: itself, so nothing moves.",
+            ),
+            ('Z', "Accepted: windows are never zoomed."),
         ],
     },
     CommandDoc {

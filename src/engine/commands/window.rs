@@ -1,7 +1,7 @@
 //! Window and pane commands: new-window, kill-window, list-windows, rename-window,
 //! select-window, next-window, previous-window, last-window, list-panes, kill-pane,
 //! select-pane, last-pane, resize-window, resize-pane, and the commands that would build
-//! multi-pane layouts (split-window, join-pane, move-pane, swap-pane), which fail.
+//! multi-pane layouts (split-window, join-pane, move-pane), which fail.
 //!
 //! Each window holds exactly one pane, so the pane commands act on the window's pane and
 //! whatever would pick between panes finds the only one (or none, for the last pane). A
@@ -60,8 +60,6 @@ pub(super) static COMMANDS: &[super::CommandDef] = &[
     crate::command_def!("split-window", Some("splitw"), "bc:de:fF:hIl:p:Pt:vZ", 0, None,
         "[-bdefhIPvZ] [-c start-directory] [-e environment] [-F format] [-l size] [-t target-pane][shell-command]",
         false, split_window),
-    crate::command_def!("swap-pane", Some("swapp"), "dDs:t:UZ", 0, Some(0),
-        "[-dDUZ] [-s src-pane] [-t dst-pane]", false, swap_pane),
 ];
 
 // ---- shared helpers ----
@@ -701,16 +699,24 @@ fn split_window(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), St
     Err(one_pane_only("split-window"))
 }
 
-fn join_pane(_e: &mut Engine, _ctx: &mut Ctx<'_>, _args: &Args) -> Result<(), String> {
-    Err(one_pane_only("join-pane"))
+fn join_pane(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
+    split_into(e, ctx, args, "join-pane")
 }
 
-fn move_pane(_e: &mut Engine, _ctx: &mut Ctx<'_>, _args: &Args) -> Result<(), String> {
-    Err(one_pane_only("move-pane"))
+fn move_pane(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
+    split_into(e, ctx, args, "move-pane")
 }
 
-fn swap_pane(_e: &mut Engine, _ctx: &mut Ctx<'_>, _args: &Args) -> Result<(), String> {
-    Err(one_pane_only("swap-pane"))
+/// join-pane and move-pane put the source pane beside the target one in its window: their
+/// panes are found, and a pane joined to itself fails, as in tmux, before the split that a
+/// window of one pane cannot take.
+fn split_into(e: &Engine, ctx: &Ctx<'_>, args: &Args, command: &str) -> Result<(), String> {
+    let src = target::resolve(&e.sessions, args.get('s'), Kind::Pane, ctx.calling_pane)?;
+    let dst = resolve(e, ctx, args, Kind::Pane)?;
+    if src == dst {
+        return Err("source and target panes must be different".into());
+    }
+    Err(one_pane_only(command))
 }
 
 #[cfg(test)]

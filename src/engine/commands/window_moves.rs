@@ -1,9 +1,9 @@
-//! Commands that move windows between indices and sessions: move-window (movew),
-//! swap-window (swapw), break-pane (breakp) and unlink-window (unlinkw), as tmux 3.3a has
-//! them. tmux's break-pane moves a window of one pane as move-window does, which for
-//! zeropty, whose windows hold one pane each, is the whole command; its unlink-window
-//! removes a window linked into several sessions from one, and refuses one in a single
-//! session unless `-k` (then it goes), the only case zeropty has.
+//! Commands that move windows between indices and sessions, and panes between windows:
+//! move-window (movew), swap-window (swapw), break-pane (breakp), unlink-window (unlinkw)
+//! and swap-pane (swapp), as tmux 3.3a has them. Every zeropty window holds one pane, which
+//! is a case tmux has too: its break-pane then moves the window as move-window does, its
+//! swap-pane swaps the panes of two windows, and its unlink-window refuses a window in a
+//! single session unless `-k` (then the window goes).
 //!
 //! tmux links a window at its new place before it unlinks it from the old one, and a
 //! session's current window and last-window stack name places, not windows; zeropty keeps
@@ -14,9 +14,10 @@
 //! two sessions at once (tmux's link-window is not supported).
 
 use super::window::{
-    base_index, notify, remove_window, renumber_session, room_beside, visible_name,
+    base_index, notify, remove_window, renumber_session, resize_to, room_beside, visible_name,
 };
 use crate::engine::cmdline::Args;
+use crate::engine::session::Window;
 use crate::engine::target::{self, Found, IndexTarget, Kind};
 use crate::engine::{Ctx, Engine};
 
@@ -50,6 +51,16 @@ pub(super) static COMMANDS: &[super::CommandDef] = &[
         "[-abdP] [-F format] [-n window-name] [-s src-pane] [-t dst-window]",
         false,
         break_pane
+    ),
+    crate::command_def!(
+        "swap-pane",
+        Some("swapp"),
+        "dDs:t:UZ",
+        0,
+        Some(0),
+        "[-dDUZ] [-s src-pane] [-t dst-pane]",
+        false,
+        swap_pane
     ),
     crate::command_def!(
         "unlink-window",
@@ -208,6 +219,47 @@ fn swap_window(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), Str
             e.sessions[src.session].select(src.window);
         }
     }
+    Ok(())
+}
+
+/// swap-pane: the panes of two windows change places, each taking its options, start command
+/// and state with it, and the size of the window it goes to (windows keep their names,
+/// indices and sizes), as tmux's. With no marked pane the source defaults to the target,
+/// and `-U`/`-D` pick the next pane of the target's window, which is itself: such a swap
+/// leaves everything alone, as in tmux. A window's automatic name follows its new pane from
+/// that pane's next output, as tmux renames on output.
+fn swap_pane(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
+    let src = target::resolve(&e.sessions, args.get('s'), Kind::Pane, ctx.calling_pane)?;
+    let dst = target::resolve(&e.sessions, args.get('t'), Kind::Pane, ctx.calling_pane)?;
+    if src == dst || args.has('U') || args.has('D') {
+        return Ok(());
+    }
+    let size = |f: Found| {
+        let pane = &e.sessions[f.session].windows[f.window].pane;
+        (pane.term.cols(), pane.term.rows())
+    };
+    let sizes = [(src, size(src)), (dst, size(dst))];
+    let swap = |a: &mut Window, b: &mut Window| {
+        std::mem::swap(&mut a.pane, &mut b.pane);
+        std::mem::swap(&mut a.pane_options, &mut b.pane_options);
+        std::mem::swap(&mut a.command, &mut b.command);
+        std::mem::swap(&mut a.dead_time, &mut b.dead_time);
+        std::mem::swap(&mut a.input_off, &mut b.input_off);
+        a.name_checked = (0, 0);
+        b.name_checked = (0, 0);
+    };
+    if src.session == dst.session {
+        let windows = &mut e.sessions[src.session].windows;
+        let (a, b) = pair_mut(windows, src.window, dst.window);
+        swap(a, b);
+    } else {
+        let (x, y) = pair_mut(&mut e.sessions[..], src.session, dst.session);
+        swap(&mut x.windows[src.window], &mut y.windows[dst.window]);
+    }
+    for (f, (cols, rows)) in sizes {
+        resize_to(e, f, cols, rows);
+    }
+    e.clients.touch_all();
     Ok(())
 }
 
