@@ -1460,7 +1460,7 @@ const COMMAND_DOCS: &[CommandDoc] = &[
             ('H', "Accepted; changes nothing."),
             ('M', "Accepted; changes nothing (no mouse event)."),
             ('q', "Close the view instead."),
-            ('s', "Accepted; changes nothing."),
+            ('s', "A source pane, found as tmux finds it; the view still shows the target's history."),
             ('t', "The pane."),
             ('u', "Scroll up a page."),
         ],

@@ -185,6 +185,11 @@ fn attach_session(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), 
 /// zeropty's view belongs to clients, not to the pane: a pane no client shows is left as it
 /// is, and `-e`, `-H`, `-M` and `-s` change nothing.
 fn copy_mode(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
+    // tmux's `-s` shows another pane's content in the view; it is found (and a bad one
+    // fails) as in tmux, but the view shows the target's own history.
+    if let Some(source) = args.get('s') {
+        target::resolve(&e.sessions, Some(source), Kind::Pane, ctx.calling_pane)?;
+    }
     let pane = pane_id_at(e, resolve(e, ctx, args, Kind::Pane)?);
     if args.has('q') {
         e.close_views(pane);

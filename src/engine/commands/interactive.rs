@@ -80,7 +80,7 @@ pub(super) static COMMANDS: &[super::CommandDef] = &[
     unsupported!("display-panes", Some("displayp"), "bd:Nt:", 0, Some(1), "[-bN] [-d duration] [-t target-client] [template]", MODES, CLIENT),
     unsupported!("display-popup", Some("popup"), "Bb:Cc:d:e:Eh:s:S:t:T:w:x:y:", 0, None, "[-BCE] [-b border-lines] [-c target-client] [-d start-directory] [-e environment] [-h height] [-s style] [-S border-style] [-t target-pane][-T title] [-w width] [-x position] [-y position] [shell-command]", MODES, CLIENT_AND_PANE),
     unsupported!("find-window", Some("findw"), "CiNrt:TZ", 1, Some(1), "[-CiNrTZ] [-t target-pane] match-string", MODES, PANE),
-    unsupported!("link-window", Some("linkw"), "abdks:t:", 0, Some(0), "[-abdk] [-s src-window] [-t dst-window]", LINKS, NOTHING),
+    crate::command_def!("link-window", Some("linkw"), "abdks:t:", 0, Some(0), "[-abdk] [-s src-window] [-t dst-window]", false, link_window),
     unsupported!("lock-client", Some("lockc"), "t:", 0, Some(0), "[-t target-client]", LOCKS, CLIENT),
     crate::command_def!("lock-server", Some("lock"), "", 0, Some(0), "", false, lock_server),
     crate::command_def!("lock-session", Some("locks"), "t:", 0, Some(0), "[-t target-session]", false, lock_session),
@@ -102,6 +102,13 @@ fn find_first(e: &Engine, ctx: &Ctx<'_>, args: &Args, finds: Finds) -> Result<()
 
 fn refuse(name: &str, why: &str) -> Result<(), String> {
     Err(format!("zeropty: {why}; {name} is not supported"))
+}
+
+/// link-window finds its source window and target index as tmux does, then is refused.
+fn link_window(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
+    target::resolve(&e.sessions, args.get('s'), Kind::Window, ctx.calling_pane)?;
+    target::resolve_index(&e.sessions, args.get('t'), ctx.calling_pane)?;
+    refuse("link-window", LINKS)
 }
 
 /// lock-server locks every client: with none attached there is nothing to do, as in tmux.
