@@ -1008,6 +1008,19 @@ fn configuration_files_load_in_order_and_are_named() {
             Some(&["display-message", "-p", "[#{session_last_attached}]"]),
         ],
     );
+    // zeropty alone: a missing file is named too, and its error goes to the first client.
+    let z = zeropty_only("confmissing");
+    let missing = dir.join("missing.conf");
+    let missing = missing.to_str().unwrap();
+    let started = z.run(&["-f", first, "-f", missing, "new-session", "-d", "cat"]);
+    assert_eq!(started.code, Some(0));
+    assert_eq!(
+        started.err,
+        format!("{missing}: No such file or directory\n")
+    );
+    let named = z.run(&["display-message", "-p", "#{config_files}|#{@a}"]);
+    assert_eq!(named.out, format!("/dev/null,{first},{missing}|one\n"));
+    assert_eq!(z.run(&["list-sessions", "-F", "#{session_name}"]).err, "");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -218,8 +218,9 @@ impl Value {
 ///
 /// Kept as a vector sorted by name, a table option named by the table's own static text:
 /// a session or window that sets one option (`new-session -x -y` sets `default-size`) pays
-/// one 56-byte entry and its value's text, where a map's first node took about 630 bytes,
-/// which at 1000 sessions is 0.6 MB against an idle server's 5.4 MB.
+/// one entry of 56 bytes and its value's text, where a map's first node has room for eleven
+/// (BENCHMARKS.md "A session's size kept as its `default-size` option": 116 to 180 bytes a
+/// session in all).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct OptionSet {
     values: Vec<(Cow<'static, str>, Value)>,
@@ -256,16 +257,20 @@ impl OptionSet {
     }
 
     pub fn set(&mut self, name: &str, value: Value) {
+        self.put(name, value, || match find(name) {
+            Some(d) if d.name == name => Cow::Borrowed(d.name),
+            _ => Cow::Owned(name.to_string()),
+        });
+    }
+
+    /// Sets `name`; `stored` gives the name to keep when the option is new here.
+    fn put(&mut self, name: &str, value: Value, stored: impl FnOnce() -> Cow<'static, str>) {
         match self.position(name) {
             Ok(i) => self.values[i].1 = value,
             Err(i) => {
-                let name = match find(name) {
-                    Some(d) if d.name == name => Cow::Borrowed(d.name),
-                    _ => Cow::Owned(name.to_string()),
-                };
                 // Local sets hold one or two options: no room kept for more.
                 self.values.reserve_exact(1);
-                self.values.insert(i, (name, value));
+                self.values.insert(i, (stored(), value));
             }
         }
     }
@@ -289,7 +294,7 @@ impl OptionSet {
         } else {
             Value::One(d.default.first().copied().unwrap_or("").to_string())
         };
-        self.set(d.name, value);
+        self.put(d.name, value, || Cow::Borrowed(d.name));
     }
 
     /// The user options (`@name`) set here, in name order.
@@ -1006,6 +1011,31 @@ pub const OTHER_NAMES: &[(&str, &str)] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn option_sets_keep_table_names_borrowed_and_user_options_in_order() {
+        // The entry size the set's documentation states.
+        assert_eq!(std::mem::size_of::<(Cow<'static, str>, Value)>(), 56);
+        let mut set = OptionSet::default();
+        set.set("@zeta", Value::One("z".into()));
+        set.set("default-size", Value::One("220x80".into()));
+        set.set("@alpha", Value::One("a".into()));
+        set.set("default-size", Value::One("100x30".into()));
+        assert_eq!(set.values.len(), 3);
+        assert!(matches!(set.values[0].0, Cow::Owned(_)));
+        assert!(matches!(set.values[2].0, Cow::Borrowed("default-size")));
+        assert_eq!(set.get("default-size"), Some(&Value::One("100x30".into())));
+        let users: Vec<&str> = set.user_options().map(|(k, _)| k).collect();
+        assert_eq!(users, ["@alpha", "@zeta"]);
+        set.remove("default-size");
+        assert_eq!(set.get("default-size"), None);
+        let defaults = OptionSet::defaults(SESSION);
+        assert!(defaults.values.windows(2).all(|w| w[0].0 < w[1].0));
+        assert!(defaults
+            .values
+            .iter()
+            .all(|(k, _)| matches!(k, Cow::Borrowed(_))));
+    }
 
     #[test]
     fn escapes_as_tmux_shows_values() {
