@@ -92,6 +92,8 @@ const ACCEPT_RETRY_MS: u64 = 1000;
 
 struct Client {
     fd: OwnedFd,
+    /// The process that connected (SO_PEERCRED), which names it in the message log.
+    pid: u32,
     inbuf: Vec<u8>,
     outbuf: Vec<u8>,
     closing: bool,
@@ -124,9 +126,10 @@ impl Client {
             && self.inbuf.is_empty()
     }
 
-    fn new(fd: OwnedFd) -> Client {
+    fn new(fd: OwnedFd, pid: u32) -> Client {
         Client {
             fd,
+            pid,
             inbuf: Vec::new(),
             outbuf: Vec::new(),
             closing: false,
@@ -511,9 +514,12 @@ impl Server {
 
     /// Serves a connection as a client if its peer is this user.
     fn add_client(&mut self, fd: OwnedFd) {
-        if socket::peer_uid(fd.as_raw_fd()).ok() != Some(socket::my_uid()) {
+        let Some(peer) = socket::peer(fd.as_raw_fd())
+            .ok()
+            .filter(|p| p.uid == socket::my_uid())
+        else {
             return;
-        }
+        };
         let id = self.next_client;
         self.next_client += 1;
         if self
@@ -521,7 +527,7 @@ impl Server {
             .add(fd.as_raw_fd(), TOKEN_CLIENT | id, READABLE)
             .is_ok()
         {
-            self.clients.insert(id, Client::new(fd));
+            self.clients.insert(id, Client::new(fd, peer.pid));
         }
     }
 
@@ -678,6 +684,7 @@ impl Server {
             client: Some(id),
             terminal: wire.terminal,
             stdin: wire.stdin.map(Arc::from),
+            pid: c.pid,
         };
         let must_run_program = (wire.refuse_attach && commands::attaches(&req.argv))
             || (wire.refuse_stdin && req.stdin.is_none() && commands::reads_stdin(&req.argv));

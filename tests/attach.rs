@@ -540,7 +540,10 @@ fn detach_and_switch_client_commands() {
     assert!(name.starts_with("/dev/pts/"), "{name}");
     // With a client to act on, what needs one is refused (not there without one).
     for (args, why) in [
-        (&["show-messages", "-t", name][..], "no message log"),
+        (
+            &["show-messages", "-J", "-t", name][..],
+            "no job or terminal summary",
+        ),
         (&["lock-server"], "clients are never locked or suspended"),
         (
             &["lock-session", "-t", "work"],
@@ -749,53 +752,123 @@ fn waiting_clients_keep_the_server_until_the_last_session_ends() {
 
 /// The same program attached through tmux and through zeropty, each in an outer pane of the
 /// same size: the outer terminals end up showing the same cells, colours and cursor.
-#[test]
-fn attached_screen_matches_tmux_attached_screen() {
-    let env = Env::new("cmp");
-    let program = "printf 'plain\\n\\033[1;31mbold red\\033[0m and \\033[4munder\\033[0m\\n\\033[38;5;120mcol\\033[44mblue bg\\033[m\\nwide \u{4e2d}\u{6587} \u{e9}\\n\\033[7mrev   \\033[0m end\\n\\033(0lqqk\\033(B\\n\\033[2;30Hmoved\\033[8;3H'; exec cat";
-    let inner = format!("{}in", env.outer.label);
-    let t = |args: &[&str]| {
+/// A tmux 3.3a server beside a test's zeropty server: both run session `work` (window
+/// `prog`, 80x24) with the same program, attached in outer panes `t` (tmux's client) and `z`
+/// (zeropty's) of the same size.
+struct Twins<'a> {
+    env: &'a Env,
+    inner: String,
+}
+
+impl<'a> Twins<'a> {
+    fn start(env: &'a Env, program: &str, cols: u32, rows: u32) -> Twins<'a> {
+        let twins = Twins {
+            env,
+            inner: format!("{}in", env.outer.label),
+        };
+        let new = [
+            "new-session",
+            "-d",
+            "-s",
+            "work",
+            "-n",
+            "prog",
+            "-x",
+            "80",
+            "-y",
+            "24",
+            program,
+        ];
+        assert!(twins.tmux(&new).status.success());
+        env.zp_ok(&new);
+        let o = env.outer.tmux(&[
+            "new-session",
+            "-d",
+            "-s",
+            "t",
+            "-x",
+            &cols.to_string(),
+            "-y",
+            &rows.to_string(),
+            &format!(
+                "TMUX= LANG=C.UTF-8 tmux -L {} -f/dev/null attach -t work",
+                twins.inner
+            ),
+        ]);
+        assert!(o.status.success());
+        env.outer("z", cols, rows, "attach -t work");
+        env.outer
+            .wait_screen("t", "tmux attached", |s| attached(s, "work"));
+        env.outer
+            .wait_screen("z", "zeropty attached", |s| attached(s, "work"));
+        twins
+    }
+
+    /// Runs a command on the tmux server.
+    fn tmux(&self, args: &[&str]) -> Output {
         Command::new("tmux")
-            .args(["-L", &inner, "-f/dev/null"])
+            .args(["-L", &self.inner, "-f/dev/null"])
             .args(args)
-            .env("TMUX_TMPDIR", env.dir.join("t"))
+            .env("TMUX_TMPDIR", self.env.dir.join("t"))
             .env_remove("TMUX")
             .stdin(Stdio::null())
             .output()
             .unwrap()
-    };
-    let new = [
-        "new-session",
-        "-d",
-        "-s",
-        "work",
-        "-n",
-        "prog",
-        "-x",
-        "80",
-        "-y",
-        "24",
-        program,
-    ];
-    assert!(t(&new).status.success());
-    env.zp_ok(&new);
-    let o = env.outer.tmux(&[
-        "new-session",
-        "-d",
-        "-s",
-        "t",
-        "-x",
-        "70",
-        "-y",
-        "20",
-        &format!("TMUX= LANG=C.UTF-8 tmux -L {inner} -f/dev/null attach -t work"),
-    ]);
-    assert!(o.status.success());
-    env.outer("z", 70, 20, "attach -t work");
-    env.outer
-        .wait_screen("t", "tmux attached", |s| attached(s, "work"));
-    env.outer
-        .wait_screen("z", "zeropty attached", |s| attached(s, "work"));
+    }
+
+    /// Runs a command on both servers; both must succeed.
+    fn both(&self, args: &[&str]) {
+        let o = self.tmux(args);
+        assert!(o.status.success(), "tmux {args:?}");
+        self.env.zp_ok(args);
+    }
+
+    /// Types keys on both clients.
+    fn keys(&self, keys: &[&str]) {
+        self.env.keys("t", keys);
+        self.env.keys("z", keys);
+    }
+
+    /// Waits until both clients' screens satisfy `f`, then returns them (with escapes).
+    fn wait_both(&self, what: &str, f: impl Fn(&str) -> bool) -> (String, String) {
+        let outer = &self.env.outer;
+        outer.wait_screen("t", &format!("tmux: {what}"), &f);
+        outer.wait_screen("z", &format!("zeropty: {what}"), &f);
+        (outer.screen("t", true), outer.screen("z", true))
+    }
+
+    /// Where each client's terminal has its cursor, and whether it shows.
+    fn cursors(&self) -> (String, String) {
+        let cursor = |target: &str| {
+            let o = self.env.outer.tmux(&[
+                "display-message",
+                "-p",
+                "-t",
+                target,
+                "#{cursor_x},#{cursor_y},#{cursor_flag}",
+            ]);
+            String::from_utf8(o.stdout).unwrap()
+        };
+        (cursor("t"), cursor("z"))
+    }
+}
+
+impl Drop for Twins<'_> {
+    fn drop(&mut self) {
+        let _ = self.tmux(&["kill-server"]);
+    }
+}
+
+/// The status line with the clock's digits masked (a minute may turn between two captures).
+fn status_masked(screen: &str) -> String {
+    last_line(screen).replace(|c: char| c.is_ascii_digit(), "#")
+}
+
+#[test]
+fn attached_screen_matches_tmux_attached_screen() {
+    let env = Env::new("cmp");
+    let program = "printf 'plain\\n\\033[1;31mbold red\\033[0m and \\033[4munder\\033[0m\\n\\033[38;5;120mcol\\033[44mblue bg\\033[m\\nwide \u{4e2d}\u{6587} \u{e9}\\n\\033[7mrev   \\033[0m end\\n\\033(0lqqk\\033(B\\n\\033[2;30Hmoved\\033[8;3H'; exec cat";
+    let twins = Twins::start(&env, program, 70, 20);
     std::thread::sleep(Duration::from_millis(300));
     let (a, b) = (env.outer.screen("t", true), env.outer.screen("z", true));
     let (a, b): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
@@ -803,26 +876,96 @@ fn attached_screen_matches_tmux_attached_screen() {
     for (i, (x, y)) in a.iter().zip(&b).enumerate().take(a.len() - 1) {
         assert_eq!(x, y, "row {i}");
     }
-    // The status line: the same, but for the clock's digits (a minute may turn between the
-    // two captures).
-    let status = |s: &str| s.replace(|c: char| c.is_ascii_digit(), "#");
-    assert_eq!(status(a[a.len() - 1]), status(b[b.len() - 1]));
-    let cursor = |target: &str| {
-        String::from_utf8(
-            env.outer
-                .tmux(&[
-                    "display-message",
-                    "-p",
-                    "-t",
-                    target,
-                    "#{cursor_x},#{cursor_y},#{cursor_flag}",
-                ])
-                .stdout,
-        )
-        .unwrap()
+    assert_eq!(status_masked(a[a.len() - 1]), status_masked(b[b.len() - 1]));
+    let (t, z) = twins.cursors();
+    assert_eq!(t, z);
+}
+
+/// display-message on an attached client, errors of the commands its keys run, and the
+/// message log, side by side with tmux: the message's row (message-style, the text's own
+/// `#[style]`), the hidden cursor, a key clearing it (`-N`: keys going nowhere until it
+/// expires), the last row when the status line is off, and show-messages.
+#[test]
+fn status_messages_and_the_message_log_match_tmux() {
+    let env = Env::new("msg");
+    let twins = Twins::start(&env, "cat", 70, 20);
+    twins.both(&["set-option", "-g", "display-time", "5000"]);
+    let showing = |text: &'static str| move |s: &str| last_line(s).contains(text);
+    twins.both(&[
+        "display-message",
+        "-d",
+        "0",
+        "hello #[fg=red]there #{session_name}",
+    ]);
+    let (t, z) = twins.wait_both("the message", showing("hello there work"));
+    assert_eq!(last_line(&t), last_line(&z));
+    assert!(last_line(&z).contains("43mhello"), "{z:?}");
+    let (t, z) = twins.cursors();
+    assert_eq!(t, z);
+    assert!(z.ends_with(",0\n"), "the cursor hides: {z}");
+    // A key clears the message and reaches the pane.
+    twins.keys(&["x"]);
+    let (t, z) = twins.wait_both("the status line back", |s| attached(s, "work"));
+    assert_eq!(status_masked(&t), status_masked(&z));
+    twins.wait_both("the key in the pane", |s| s.starts_with('x'));
+    // With -N, keys go nowhere while the message shows; it goes when its time is up.
+    twins.both(&["display-message", "-N", "-d", "1500", "held"]);
+    twins.wait_both("the held message", showing("held"));
+    twins.keys(&["y"]);
+    std::thread::sleep(Duration::from_millis(300));
+    let (t, z) = twins.wait_both("still held", showing("held"));
+    assert_eq!(last_line(&t), last_line(&z));
+    let (t, z) = twins.wait_both("the held message gone", |s| attached(s, "work"));
+    assert!(t.starts_with("x\n") && z.starts_with("x\n"), "{t:?}\n{z:?}");
+    // An error of a command a key runs shows capitalised, as it is (no styles drawn).
+    twins.both(&["bind-key", "-n", "F5", "has-session", "-t", "#[nosuch]"]);
+    twins.keys(&["F5"]);
+    let (t, z) = twins.wait_both("the error", showing("Can't find session: #[nosuch]"));
+    assert_eq!(last_line(&t), last_line(&z));
+    twins.keys(&["x"]);
+    twins.wait_both("the error gone", |s| attached(s, "work"));
+    // One key's note (list-keys -1N) shows on the current client instead of being printed.
+    let args = ["list-keys", "-1", "-N"];
+    let (t, z) = (twins.tmux(&args), env.zp(&args));
+    assert!(t.status.success() && z.status.success());
+    assert_eq!((t.stdout.len(), z.stdout.len()), (0, 0));
+    let (t, z) = twins.wait_both("the note", showing("Send the prefix key"));
+    assert_eq!(last_line(&t), last_line(&z));
+    // With the status line off, a message takes the last row.
+    twins.both(&["set-option", "-g", "status", "off"]);
+    twins.both(&["display-message", "-d", "0", "at the bottom"]);
+    let (t, z) = twins.wait_both("the message", showing("at the bottom"));
+    assert_eq!(last_line(&t), last_line(&z));
+    // The log: every command, key and message, newest first (times and client names
+    // differ between the two).
+    let normal = |log: &[u8]| -> Vec<String> {
+        String::from_utf8_lossy(log)
+            .lines()
+            .map(|l| {
+                let l = l.split_once(": ").map_or(l, |(_, rest)| rest);
+                let (name, rest) = l.split_once(' ').unwrap_or((l, ""));
+                let name = if name.starts_with("client-") {
+                    "client"
+                } else if name.starts_with("/dev/") {
+                    "tty"
+                } else {
+                    name
+                };
+                format!("{name} {rest}")
+            })
+            .collect()
     };
-    assert_eq!(cursor("t"), cursor("z"));
-    let _ = t(&["kill-server"]);
+    let t = normal(&twins.tmux(&["show-messages"]).stdout);
+    let z = normal(env.zp_ok(&["show-messages"]).as_bytes());
+    assert_eq!(t, z);
+    assert!(
+        z.contains(&"tty key F5: has-session -t \"#[nosuch]\"".to_string()),
+        "{z:?}"
+    );
+    assert!(
+        z.contains(&"tty message: Can't find session: #[nosuch]".to_string()),
+        "{z:?}"
+    );
 }
 
 #[test]

@@ -983,6 +983,9 @@ fn configuration_files_load_in_order_and_are_named() {
     let second = dir.join("second.conf");
     std::fs::write(&first, "set -g @a one\nset -g @b one\n").unwrap();
     std::fs::write(&second, "set -g @b two\n").unwrap();
+    // With no client, tmux reports a message as a configuration error.
+    let said = dir.join("said.conf");
+    std::fs::write(&said, "display-message 'said #{@a}'\nset -g @c three\n").unwrap();
     let (first, second) = (first.to_str().unwrap(), second.to_str().unwrap());
     compare(
         "conf",
@@ -1012,16 +1015,55 @@ fn configuration_files_load_in_order_and_are_named() {
     let z = zeropty_only("confmissing");
     let missing = dir.join("missing.conf");
     let missing = missing.to_str().unwrap();
-    let started = z.run(&["-f", first, "-f", missing, "new-session", "-d", "cat"]);
+    let said = said.to_str().unwrap();
+    let started = z.run(&[
+        "-f",
+        first,
+        "-f",
+        missing,
+        "-f",
+        said,
+        "new-session",
+        "-d",
+        "cat",
+    ]);
     assert_eq!(started.code, Some(0));
     assert_eq!(
         started.err,
-        format!("{missing}: No such file or directory\n")
+        format!("{missing}: No such file or directory\n{said}:1: said one\n")
     );
-    let named = z.run(&["display-message", "-p", "#{config_files}|#{@a}"]);
-    assert_eq!(named.out, format!("/dev/null,{first},{missing}|one\n"));
+    let named = z.run(&["display-message", "-p", "#{config_files}|#{@a}|#{@c}"]);
+    assert_eq!(
+        named.out,
+        format!("/dev/null,{first},{missing},{said}|one|three\n")
+    );
     assert_eq!(z.run(&["list-sessions", "-F", "#{session_name}"]).err, "");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// display-message with no client to show a message on: its flags checked as tmux checks
+/// them (`-d`'s number, `-I` only into an empty pane, `-F` or an argument), a client named by
+/// `-c` that is not there ignored, and nothing shown; show-messages needs a client.
+#[test]
+fn display_message_without_a_client() {
+    compare(
+        "dmnoclient",
+        &[
+            Some(&["new-session", "-d", "-s", "a", "cat"]),
+            Some(&["display-message", "-d", "x", "hi"]),
+            Some(&["display-message", "-d", "-1", "hi"]),
+            Some(&["display-message", "-d", "99999999999", "hi"]),
+            Some(&["display-message", "-I"]),
+            Some(&["display-message", "-I", "-t", "a"]),
+            Some(&["display-message", "-I", "-t", "nosuch"]),
+            Some(&["display-message", "-F", "x", "y"]),
+            Some(&["display-message", "-c", "nosuch", "hi"]),
+            Some(&["display-message", "-N", "-d", "5", "hi"]),
+            Some(&["display-message", "-p", "-N", "-d", "5", "#{session_name}"]),
+            Some(&["show-messages"]),
+            Some(&["show-messages", "-t", "nosuch"]),
+        ],
+    );
 }
 
 /// With one pane, tmux's break-pane moves the pane's window as move-window does (zeropty's

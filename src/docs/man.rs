@@ -824,10 +824,14 @@ const REFERENCE: &[ProseSection] = &[
              pane, and scrolls without a copy cursor. Key tables are tmux's: bind-key, \
              unbind-key and list-keys list and change the same bindings, and keys typed on a \
              client run them as tmux runs them; bindings to the commands below do nothing.",
+            "Status-line messages (display-message, errors of the commands key bindings run) \
+             show as tmux shows them, but the pane under them keeps drawing (tmux freezes a \
+             client's screen while a message shows). show-messages prints the message log, \
+             without tmux's job and terminal summaries (-J, -T).",
             "Every tmux command parses as tmux's, but these fail with `zeropty: REASON; COMMAND \
              is not supported`: the interactive modes, menus and prompts (choose-tree, \
              choose-client, customize-mode, clock-mode, find-window, command-prompt, \
-             confirm-before, display-menu, display-popup, display-panes), show-messages, \
+             confirm-before, display-menu, display-popup, display-panes), \
              lock-client, lock-server, lock-session, suspend-client, server-access, and \
              link-window (a window is in one session at a time, so unlink-window removes one \
              only with -k). Their targets are found first, as tmux finds them: with no client \
@@ -881,6 +885,10 @@ const ACTED_ON: &[(&str, &str)] = &[
         "Used: TERM for the programs of sessions.",
     ),
     (
+        "display-time",
+        "Used: how long a status-line message shows, in milliseconds (0: until a key).",
+    ),
+    (
         "detach-on-destroy",
         "Used: what an attached client does when its session ends.",
     ),
@@ -892,6 +900,11 @@ const ACTED_ON: &[(&str, &str)] = &[
         "history-limit",
         "Used: lines of scrollback kept for new panes.",
     ),
+    (
+        "message-limit",
+        "Used: how many entries the message log (show-messages) keeps.",
+    ),
+    ("message-style", "Used: the style of a status-line message."),
     (
         "mode-style",
         "Used: the style of the scrollback view's position indicator.",
@@ -1508,21 +1521,38 @@ const COMMAND_DOCS: &[CommandDoc] = &[
         name: "display-message",
         about: "Expand a message as a format for a target and show it; with -p print it, as \
                 scripts use it to read a value (`display-message -p '#{pane_pid}'`). Without -p, \
-                the message shows on the status line of the client, if one is attached.",
+                the message shows in place of the status line (on the last row when it is off) \
+                of a client: -c's, else the current one; with none attached nothing shows. It \
+                is drawn in message-style with its `#[style]` directives, the cursor hidden, \
+                for display-time milliseconds or until a key is pressed, and it goes into the \
+                message log (show-messages). An error of a command a key binding runs shows \
+                the same way. Run from a configuration file while the server starts, with no \
+                client, the message is reported as a configuration error, as tmux reports it.",
         flags: &[
             ('a', "List every format variable with its value."),
-            ('c', "The client whose status line shows the message."),
-            ('d', "How long the message shows, in milliseconds."),
+            (
+                'c',
+                "The client whose status line shows the message; one not found is ignored.",
+            ),
+            (
+                'd',
+                "How long the message shows, in milliseconds (0: until a key is pressed); \
+                 the session's display-time by default.",
+            ),
             (
                 'F',
                 "The format to expand (instead of the message argument).",
             ),
             (
                 'I',
-                "Forward the request's input to the pane; a request has none, so nothing \
-                   is sent.",
+                "Send standard input into an empty pane (one tmux starts with no program). \
+                 zeropty makes none, so with a pane it fails with tmux's `pane is not empty`.",
             ),
-            ('N', "Do not let a key press dismiss the message."),
+            (
+                'N',
+                "Keys pressed while the message shows (with a delay) go nowhere instead of \
+                 dismissing it.",
+            ),
             ('p', "Print the message to standard output."),
             ('t', "The pane whose variables the format sees."),
             ('v', "Print how the format was expanded, step by step."),
@@ -2300,9 +2330,19 @@ const COMMAND_DOCS: &[CommandDoc] = &[
     },
     CommandDoc {
         name: "show-messages",
-        about: "In tmux, shows a client's message log. zeropty does not have it: it parses as tmux's \
-                and fails with `zeropty: no message log; show-messages is not supported`.",
-        flags: &[('J', NOT_HERE), ('T', NOT_HERE), ('t', NOT_HERE)],
+        about: "Print the server's message log, newest first, each entry after its time: the \
+                commands run since the configuration files loaded (`NAME command: ...`, or \
+                `NAME key KEY: ...` for a key binding's), the messages shown on status lines \
+                and the errors told to clients (`NAME message: ...`). A client is named by its \
+                terminal when it has one, else as `client-PID`. The log keeps the newest \
+                message-limit entries. As tmux's, it needs an attached client. tmux's job and \
+                terminal summaries are not kept: -J and -T fail with `zeropty: no job or \
+                terminal summary; show-messages is not supported`.",
+        flags: &[
+            ('J', NOT_HERE),
+            ('T', NOT_HERE),
+            ('t', "The client it runs for (the log is the server's)."),
+        ],
     },
     CommandDoc {
         name: "show-options",

@@ -7,7 +7,9 @@
 //! Drawing: a frame is a full redraw built from the screen (each row from
 //! [`Terminal::capture`](crate::term::Terminal::capture) with SGR codes, cleared to the end of
 //! the line), a status line like tmux's default one at the bottom, the pane's key, paste,
-//! focus and mouse modes, and the cursor. A client is drawn when something it shows may have
+//! focus and mouse modes, and the cursor. A message (display-message, an error of a command a
+//! key ran) takes the status line's place, the cursor hidden, until its time is up or a key
+//! is typed, as tmux shows one; unlike tmux, the pane above keeps drawing meanwhile. A client is drawn when something it shows may have
 //! changed (output of the pane it shows, any command, its own keys, the status line's clock),
 //! at most once per [`FRAME_INTERVAL_MS`], and only when the frame differs from the last one
 //! sent. The server asks for a frame only when the previous one has left, so a slow client
@@ -111,6 +113,40 @@ struct View {
     rows: u32,
 }
 
+/// A message shown in place of a client's status line, as tmux's `status_message_set`
+/// shows one (display-message, an error of a command a key ran).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StatusMessage {
+    pub text: String,
+    /// How long it shows (ms): `None` is the session's `display-time`; 0 until a key.
+    pub delay: Option<u64>,
+    /// `#[style]` directives in the text are drawn (display-message's), rather than shown as
+    /// they are (an error's).
+    pub styled: bool,
+    /// Keys typed while it shows (with a delay) go nowhere rather than clear it
+    /// (`display-message -N`).
+    pub holds_keys: bool,
+}
+
+impl StatusMessage {
+    /// An error, shown for `display-time` as it is.
+    pub fn error(text: String) -> StatusMessage {
+        StatusMessage {
+            text,
+            delay: None,
+            styled: false,
+            holds_keys: false,
+        }
+    }
+}
+
+/// A message a client shows, and until when (monotonic ms; `None` until a key is typed).
+#[derive(Debug)]
+struct Shown {
+    message: StatusMessage,
+    until: Option<u64>,
+}
+
 /// One attached client.
 #[derive(Debug)]
 pub struct Client {
@@ -139,6 +175,7 @@ pub struct Client {
     /// Until when (monotonic ms) a repeating binding keeps the client in its table.
     repeat_until: Option<u64>,
     view: Option<View>,
+    message: Option<Shown>,
     dirty: bool,
     last_draw: Option<u64>,
     last_frame: Vec<u8>,
@@ -449,6 +486,34 @@ impl Engine {
         }
     }
 
+    /// Shows a message in place of a client's status line, replacing any it showed, and logs
+    /// it (`NAME message: TEXT`).
+    pub fn show_message(&mut self, conn: u64, message: StatusMessage) {
+        let Some(c) = self.clients.get(conn) else {
+            return;
+        };
+        let entry = format!("{} message: {}", c.name, message.text);
+        let si = self.session_index(c.session);
+        let delay = message.delay.unwrap_or_else(|| {
+            self.option_or(si, None, "display-time", "750")
+                .parse()
+                .unwrap_or(750)
+        });
+        let now = self.host.now_ms();
+        self.log_message(entry);
+        if let Some(c) = self.clients.get_mut(conn) {
+            let holds_keys = message.holds_keys && delay != 0;
+            c.message = Some(Shown {
+                message: StatusMessage {
+                    holds_keys,
+                    ..message
+                },
+                until: (delay != 0).then(|| now.saturating_add(delay)),
+            });
+            c.dirty = true;
+        }
+    }
+
     /// Sets the key table a client's next key is looked up in (switch-client -T).
     pub fn set_client_key_table(&mut self, conn: u64, table: Option<String>) {
         if let Some(c) = self.clients.get_mut(conn) {
@@ -664,6 +729,15 @@ impl Engine {
         }
         self.apply_sizes();
         let now = self.host.now_ms();
+        for c in &mut self.clients.list {
+            if c.message
+                .as_ref()
+                .is_some_and(|m| m.until.is_some_and(|t| now >= t))
+            {
+                c.message = None;
+                c.dirty = true;
+            }
+        }
         if now >= self.clients.next_status {
             let secs = self
                 .options
@@ -686,6 +760,12 @@ impl Engine {
             .iter()
             .filter(|c| c.dirty && writable(c.conn))
             .map(|c| c.last_draw.map_or(0, |t| t + FRAME_INTERVAL_MS))
+            .chain(
+                self.clients
+                    .list
+                    .iter()
+                    .filter_map(|c| c.message.as_ref()?.until),
+            )
             .chain(std::iter::once(self.clients.next_status))
             .min()
     }
@@ -751,6 +831,14 @@ impl Engine {
         let Some(c) = self.clients.get_mut(conn) else {
             return;
         };
+        // A key clears a message, or goes nowhere while one that holds keys shows.
+        if let Some(shown) = c.message.as_ref().filter(|_| !c.readonly) {
+            if shown.message.holds_keys {
+                return;
+            }
+            c.message = None;
+            c.dirty = true;
+        }
         c.activity = now;
         c.activity_seq = seq;
         let session = c.session;
@@ -798,9 +886,9 @@ impl Engine {
                     forward.extend_from_slice(key);
                 }
                 KeyAction::Drop => {}
-                KeyAction::Run(binding) => {
+                KeyAction::Run(key, binding) => {
                     self.send_forward(conn, &mut forward);
-                    self.run_binding(conn, &binding);
+                    self.run_binding(conn, key, &binding);
                 }
             }
         }
@@ -847,15 +935,18 @@ impl Engine {
                 return KeyAction::Drop;
             }
             let binding = match typed_key {
-                Some(key) => self.key_tables.binding(&table, key),
+                Some(key) => self.key_tables.binding(&table, key).map(|b| (key, b)),
                 None => self
                     .key_tables
                     .binding_where(&table, |k| keys::encodes_as(k, typed, modes)),
             }
-            .cloned();
-            let binding = binding.or_else(|| self.key_tables.binding(&table, Key::ANY).cloned());
+            .map(|(key, b)| (key, b.clone()));
+            let binding = binding.or_else(|| {
+                let b = self.key_tables.binding(&table, Key::ANY)?;
+                Some((typed_key.unwrap_or(Key::ANY), b.clone()))
+            });
             let repeating = c.repeat_until.is_some();
-            if let Some(b) = binding {
+            if let Some((key, b)) = binding {
                 if repeating && !b.repeat {
                     c.key_table = None;
                     c.repeat_until = None;
@@ -870,7 +961,7 @@ impl Engine {
                     c.key_table = None;
                     c.repeat_until = None;
                 }
-                return KeyAction::Run(b);
+                return KeyAction::Run(key, b);
             }
             if table != root || repeating {
                 c.key_table = None;
@@ -941,7 +1032,7 @@ impl Engine {
 
     /// Runs a binding's commands for a client, as tmux's `key_bindings_dispatch`: a read-only
     /// client runs only bindings whose every command is one a read-only client may run.
-    fn run_binding(&mut self, conn: u64, binding: &Binding) {
+    fn run_binding(&mut self, conn: u64, key: Key, binding: &Binding) {
         let Ok(cmds) = super::commands::command_lines(self, &binding.text()) else {
             return;
         };
@@ -954,11 +1045,12 @@ impl Engine {
         if readonly && !cmds.iter().all(allowed) {
             return;
         }
+        self.binding_key = Some(key);
         self.run_for_client(conn, cmds);
+        self.binding_key = None;
     }
 
-    /// Runs commands as a key binding of this client would (errors are not shown: tmux
-    /// shows them in the status line).
+    /// Runs commands as a key binding of this client would: errors show on its status line.
     fn run_for_client(&mut self, conn: u64, cmds: Vec<Vec<String>>) {
         let mut env = std::collections::BTreeMap::new();
         if let Some(pane) = self.client_pane(conn) {
@@ -976,6 +1068,7 @@ impl Engine {
             client: Some(conn),
             terminal: None,
             stdin: None,
+            pid: self.clients.get(conn).map_or(0, |c| c.pid),
         };
         let _ = self.run_commands_as(&req, cmds, false);
         self.forget_waiting(conn);
@@ -1159,7 +1252,11 @@ impl Engine {
             ));
             out.extend_from_slice(format!("\x1b[1;{x}H{style}{text}\x1b[0m").as_bytes());
         }
-        if status > 0 {
+        // A message takes the status line's place, or the last row when there is none.
+        if let Some(shown) = &c.message {
+            out.extend_from_slice(format!("\x1b[{};1H", c.rows).as_bytes());
+            self.push_message(&mut out, si, c.cols, &shown.message);
+        } else if status > 0 {
             out.extend_from_slice(format!("\x1b[{};1H", c.rows).as_bytes());
             self.push_status(&mut out, si, c.cols);
         }
@@ -1185,12 +1282,48 @@ impl Engine {
         let cx = cx
             .min(t.cols().saturating_sub(1))
             .min(c.cols.saturating_sub(1));
-        if c.view.is_none() && m & mode::CURSOR != 0 && cy < rows {
+        // As in tmux, the cursor hides while a message shows.
+        if c.view.is_none() && c.message.is_none() && m & mode::CURSOR != 0 && cy < rows {
             out.extend_from_slice(format!("\x1b[{};{}H\x1b[?25h", cy + 1, cx + 1).as_bytes());
         } else {
             out.extend_from_slice(format!("\x1b[{};{}H", cy.min(rows - 1) + 1, cx + 1).as_bytes());
         }
         Some(out)
+    }
+
+    /// A message as tmux's `status_message_redraw` draws one: the row in `message-style`,
+    /// the text over it cut to the width, its `#[style]` directives applied over that style
+    /// when it is styled. Control characters are left out, as tmux leaves them out.
+    fn push_message(&self, out: &mut Vec<u8>, si: usize, cols: u32, message: &StatusMessage) {
+        let style = self.option_or(Some(si), None, "message-style", "bg=yellow,fg=black");
+        let base = style_sgr(&style);
+        out.extend_from_slice(base.as_bytes());
+        let text: String = message.text.chars().filter(|c| !c.is_control()).collect();
+        let mut used = 0;
+        let mut rest = text.as_str();
+        loop {
+            let directive_at = rest.find("#[").filter(|_| message.styled);
+            let (plain, next) = match directive_at {
+                Some(i) => (&rest[..i], Some(&rest[i + 2..])),
+                None => (rest, None),
+            };
+            let shown = truncate(plain, cols - used);
+            used += text_width(&shown);
+            out.extend_from_slice(shown.as_bytes());
+            let Some(next) = next else {
+                break;
+            };
+            let (directive, after) = next.split_once(']').unwrap_or((next, ""));
+            let sgr = match directive {
+                "default" => base.clone(),
+                _ => style_sgr_over(directive),
+            };
+            out.extend_from_slice(sgr.as_bytes());
+            rest = after;
+        }
+        out.extend_from_slice(base.as_bytes());
+        out.extend_from_slice(" ".repeat(cols.saturating_sub(used) as usize).as_bytes());
+        out.extend_from_slice(b"\x1b[0m");
     }
 
     /// The status line as tmux's default one: `[session] 0:name*` on the left, the pane
@@ -1278,7 +1411,8 @@ enum KeyAction {
     Forward,
     /// Goes nowhere (it switched tables, or was not bound in the table it was looked up in).
     Drop,
-    Run(Binding),
+    /// Runs a binding, found for this key.
+    Run(Key, Binding),
 }
 
 const PASTE_START: &[u8] = b"\x1b[200~";
@@ -1324,6 +1458,7 @@ fn new_client(
         key_table: None,
         repeat_until: None,
         view: None,
+        message: None,
         dirty: true,
         last_draw: None,
         last_frame: Vec::new(),
@@ -1514,9 +1649,26 @@ fn push_cropped(out: &mut Vec<u8>, line: &[u8], cols: u32) {
     }
 }
 
-/// SGR codes for a simple tmux style (`bg=green,fg=black`, `reverse`, `bold`...).
+/// SGR codes for a simple tmux style (`bg=green,fg=black`, `reverse`, `bold`...), from the
+/// terminal's defaults.
 fn style_sgr(style: &str) -> String {
-    let mut codes = vec!["0".to_string()];
+    format!(
+        "\x1b[{}m",
+        style_codes(style, vec!["0".to_string()]).join(";")
+    )
+}
+
+/// SGR codes for a style over the one in force (a `#[...]` directive).
+fn style_sgr_over(style: &str) -> String {
+    let codes = style_codes(style, Vec::new());
+    if codes.is_empty() {
+        return String::new();
+    }
+    format!("\x1b[{}m", codes.join(";"))
+}
+
+/// `codes` followed by those of each part of a style.
+fn style_codes(style: &str, mut codes: Vec<String>) -> Vec<String> {
     for part in style.split([',', ' ']).filter(|p| !p.is_empty()) {
         let (key, value) = part.split_once('=').unwrap_or(("", part));
         let colour = |base: u32| colour_code(value, base);
@@ -1534,7 +1686,7 @@ fn style_sgr(style: &str) -> String {
             },
         }
     }
-    format!("\x1b[{}m", codes.join(";"))
+    codes
 }
 
 fn colour_code(name: &str, base: u32) -> Option<String> {

@@ -97,14 +97,17 @@ impl KeyTables {
             .get(&key.without_flags())
     }
 
-    /// The first binding in `table` whose key `matches`.
+    /// The first binding in `table` whose key `matches`, with its key.
     pub fn binding_where(
         &mut self,
         table: &str,
         matches: impl Fn(Key) -> bool,
-    ) -> Option<&Binding> {
+    ) -> Option<(Key, &Binding)> {
         let bindings = &self.tables_mut().get(table)?.bindings;
-        bindings.iter().find(|(k, _)| matches(**k)).map(|(_, b)| b)
+        bindings
+            .iter()
+            .find(|(k, _)| matches(**k))
+            .map(|(k, b)| (*k, b))
     }
 
     /// Binds `key` in `table` (made when missing) to `commands`; with no commands only the

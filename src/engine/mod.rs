@@ -25,6 +25,7 @@ pub mod key_bindings;
 pub mod keys;
 pub mod layout;
 pub mod ldisc;
+pub mod messages;
 pub mod numbers;
 pub mod options;
 pub mod os;
@@ -68,6 +69,9 @@ pub struct Request {
     pub terminal: Option<crate::protocol::ClientTerminal>,
     /// The client's standard input, sent for a command that reads it (`load-buffer -`).
     pub stdin: Option<Arc<[u8]>>,
+    /// The client's process, which names a client that is not attached (`client-PID`) in
+    /// the message log.
+    pub pid: u32,
 }
 
 /// A command's result: exit code, standard output, standard error.
@@ -176,6 +180,10 @@ pub struct Engine {
     pub buffers: buffers::Buffers,
     /// Clients attached with a terminal.
     pub clients: attach::Clients,
+    /// The commands run and messages shown since the server started (`show-messages`).
+    pub messages: messages::MessageLog,
+    /// The key whose binding's commands are running, for the message log.
+    binding_key: Option<keys::Key>,
     /// What keys typed on clients run.
     pub key_tables: key_bindings::KeyTables,
     /// wait-for channels, and the requests waiting on them.
@@ -240,6 +248,8 @@ impl Engine {
             config_files: Vec::new(),
             buffers: buffers::Buffers::new(),
             clients: attach::Clients::default(),
+            messages: messages::MessageLog::default(),
+            binding_key: None,
             key_tables: key_bindings::KeyTables::default(),
             waits: wait::Waits::default(),
             jobs: jobs::Jobs::default(),
@@ -309,6 +319,9 @@ impl Engine {
         config: bool,
     ) -> Option<Reply> {
         if let Err(err) = commands::check(self, &cmds) {
+            if !config {
+                self.report_error(req, &err);
+            }
             return Some(Reply {
                 code: 1,
                 out: Vec::new(),
@@ -359,10 +372,20 @@ impl Engine {
             if argv.is_empty() {
                 continue;
             }
-            if let Err(e) = commands::run(self, &mut ctx, argv) {
+            let reported = ctx.err.len();
+            let ran = commands::run(self, &mut ctx, argv);
+            if let Err(e) = &ran {
                 if !e.is_empty() {
-                    ctx.error(&e);
+                    ctx.error(e);
                 }
+            }
+            if !ctx.config {
+                let errors = String::from_utf8_lossy(&ctx.err[reported..]);
+                errors
+                    .lines()
+                    .for_each(|line| self.report_error(ctx.req, line));
+            }
+            if ran.is_err() {
                 code = 1;
                 break;
             }
@@ -391,6 +414,65 @@ impl Engine {
             }
             _ => Some(Reply { code, out, err }),
         }
+    }
+
+    /// Tells a request's client of an error as tmux's `cmdq_error` does: an attached client
+    /// sees it on its status line (capitalised), another gets it on standard error (the
+    /// caller's reply) and the message log keeps it.
+    fn report_error(&mut self, req: &Request, error: &str) {
+        let Some(conn) = req.client else {
+            return;
+        };
+        if self.clients.is_attached(conn) {
+            let mut text = error.to_string();
+            if let Some(first) = text.get(..1) {
+                text.replace_range(..1, &first.to_ascii_uppercase());
+            }
+            self.show_message(conn, attach::StatusMessage::error(text));
+        } else {
+            let name = self.request_client_name(req);
+            self.log_message(format!("{name} message: {error}"));
+        }
+    }
+
+    /// How the message log names a request's client (tmux's `c->name`): by its terminal
+    /// (an attached client, or one bringing a terminal to attach), else by its process.
+    fn request_client_name(&self, req: &Request) -> String {
+        match req.client.and_then(|conn| self.clients.get(conn)) {
+            Some(c) => c.name.clone(),
+            None => match req.terminal.as_ref().filter(|t| !t.tty.is_empty()) {
+                Some(t) => t.tty.clone(),
+                None => format!("client-{}", req.pid),
+            },
+        }
+    }
+
+    /// Logs a command about to run, as tmux's `cmdq_add_message`: `NAME command: TEXT`, or
+    /// `NAME key KEY: TEXT` for an attached client's key binding; `command: TEXT` when no
+    /// client sent it.
+    pub(crate) fn log_command(&mut self, req: &Request, text: &str) {
+        let entry = match req.client {
+            None => format!("command: {text}"),
+            Some(conn) => {
+                let name = self.request_client_name(req);
+                match self.binding_key.filter(|_| self.clients.is_attached(conn)) {
+                    Some(key) => format!("{name} key {}: {text}", key.name()),
+                    None => format!("{name} command: {text}"),
+                }
+            }
+        };
+        self.log_message(entry);
+    }
+
+    /// Adds an entry to the message log, which keeps the server's `message-limit` newest.
+    pub(crate) fn log_message(&mut self, text: String) {
+        let limit = self
+            .options
+            .get("message-limit")
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(1000);
+        let now = self.host.wall_time();
+        self.messages.add(text, now, limit);
     }
 
     /// The host reports readiness on a program's terminal.

@@ -1106,21 +1106,9 @@ fn terminals_are_wanted_at_once_while_someone_waits_on_them() {
     assert_eq!(prompt(&world), Some(false));
     e.tick();
     // An attached client shows it: wanted at once from the client's first frame.
-    let attach = Request {
-        argv: vec!["attach-session".into(), "-t".into(), "a".into()],
-        cwd: "/".into(),
-        client: Some(7),
-        terminal: Some(crate::protocol::ClientTerminal {
-            cols: 20,
-            rows: 6,
-            term: "xterm".into(),
-            tty: "/dev/pts/99".into(),
-            pid: 4242,
-            utf8: true,
-        }),
-        ..Request::default()
-    };
-    let reply = e.submit(&attach).unwrap();
+    let reply = e
+        .submit(&attach_request(&["attach-session", "-t", "a"]))
+        .unwrap();
     assert_eq!(reply.code, 0, "{}", String::from_utf8_lossy(&reply.err));
     assert!(e.client_frame(7).is_some());
     assert_eq!(
@@ -1146,6 +1134,25 @@ fn terminals_are_wanted_at_once_while_someone_waits_on_them() {
     e.io_event(io, IoEvent::Readable);
     assert!(e.panes().next().unwrap().busy);
     assert_eq!(prompt(&world), Some(true));
+}
+
+/// A request from client 7, a 20x6 terminal (`/dev/pts/99`, process 4242) that attaches.
+fn attach_request(argv: &[&str]) -> Request {
+    Request {
+        argv: argv.iter().map(|a| a.to_string()).collect(),
+        cwd: "/".into(),
+        client: Some(7),
+        terminal: Some(crate::protocol::ClientTerminal {
+            cols: 20,
+            rows: 6,
+            term: "xterm".into(),
+            tty: "/dev/pts/99".into(),
+            pid: 4242,
+            utf8: true,
+        }),
+        pid: 4242,
+        ..Request::default()
+    }
 }
 
 /// A request from client `client`, answered now or later.
@@ -1345,4 +1352,63 @@ fn formats_know_their_command() {
         1
     );
     assert!(e.running_command.is_none(), "left set after the command");
+}
+
+/// A status-line message on an attached client: drawn in message-style over the status line,
+/// cut to the client's width with its control characters left out, the cursor hidden; gone
+/// when display-time has passed on the host's clock; and every step is in the message log,
+/// each client named as tmux names it.
+#[test]
+fn status_messages_are_cleaned_cut_and_expire() {
+    let (mut e, world) = engine("/bin/sh");
+    session(&mut e);
+    assert_eq!(
+        e.submit(&attach_request(&["attach-session"])).unwrap().code,
+        0
+    );
+    assert!(e.client_frame(7).is_some());
+    ok(&mut e, &["set-option", "-g", "display-time", "500"]);
+    let said = Request {
+        argv: vec![
+            "display-message".into(),
+            "a\x1b[31mbc\tdefghijklmnopqrstuvwxyz".into(),
+        ],
+        cwd: "/".into(),
+        client: Some(8),
+        pid: 555,
+        ..Request::default()
+    };
+    assert_eq!(e.submit(&said).unwrap().code, 0);
+    let mut frame = || {
+        world.borrow_mut().now += super::attach::FRAME_INTERVAL_MS;
+        e.clients_tick();
+        String::from_utf8(e.client_frame(7).unwrap_or_default()).unwrap()
+    };
+    let shown = frame();
+    assert!(
+        shown.contains("\x1b[6;1H\x1b[0;43;30ma[31mbcdefghijklmnop\x1b[0;43;30m\x1b[0m"),
+        "{shown:?}"
+    );
+    assert!(!shown.contains("\x1b[?25h"), "the cursor hides: {shown:?}");
+    world.borrow_mut().now += 400;
+    assert_eq!(frame(), "", "still shown, nothing new to draw");
+    world.borrow_mut().now += 100;
+    let gone = frame();
+    assert!(gone.contains("\x1b[6;1H\x1b[0;42;30m[a] "), "{gone:?}");
+    let log = ok(&mut e, &["show-messages"]);
+    let entries: Vec<&str> = log
+        .lines()
+        .map(|l| l.split_once(": ").map_or(l, |(_, entry)| entry))
+        .collect();
+    assert_eq!(
+        entries,
+        [
+            "command: show-messages",
+            "/dev/pts/99 message: a\x1b[31mbc\tdefghijklmnopqrstuvwxyz",
+            "client-555 command: display-message a\\033[31mbc\\tdefghijklmnopqrstuvwxyz",
+            "command: set-option -g display-time 500",
+            "/dev/pts/99 command: attach-session",
+            "command: new-session -d -s a -x 20 -y 5 prog",
+        ]
+    );
 }

@@ -147,8 +147,15 @@ pub fn accept(listener: RawFd) -> io::Result<Option<OwnedFd>> {
     Ok(Some(unsafe { owned(fd) }))
 }
 
-/// The uid of the process at the other end of a connected unix socket (SO_PEERCRED).
-pub fn peer_uid(fd: RawFd) -> io::Result<u32> {
+/// The process at the other end of a connected unix socket, as it was when it connected.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Peer {
+    pub uid: u32,
+    pub pid: u32,
+}
+
+/// Who is at the other end of a connected unix socket (SO_PEERCRED).
+pub fn peer(fd: RawFd) -> io::Result<Peer> {
     // SAFETY: ucred is plain data.
     let mut cred: libc::ucred = unsafe { std::mem::zeroed() };
     let mut len = std::mem::size_of::<libc::ucred>() as libc::socklen_t;
@@ -162,7 +169,10 @@ pub fn peer_uid(fd: RawFd) -> io::Result<u32> {
             &mut len,
         )
     })?;
-    Ok(cred.uid)
+    Ok(Peer {
+        uid: cred.uid,
+        pid: cred.pid as u32,
+    })
 }
 
 pub fn my_uid() -> u32 {

@@ -1,5 +1,5 @@
-//! Client commands: attach-session, detach-client, switch-client, list-clients, and wait-for
-//! (the command whose reply waits).
+//! Client commands: attach-session, detach-client, switch-client, list-clients, show-messages,
+//! and wait-for (the command whose reply waits).
 //!
 //! A client is a connection with a terminal attached to a session (`crate::engine::attach`);
 //! commands that name none act on the current client as tmux's do: the one the command came
@@ -9,6 +9,7 @@ use super::{absolute, pane_id_at, resolve, words, FormatValues};
 use crate::engine::attach::{AttachFlags, Client};
 use crate::engine::cmdline::Args;
 use crate::engine::format::{self, Item, Scope, Values, Zone};
+use crate::engine::messages::Message;
 use crate::engine::target::{self, Found, Kind};
 use crate::engine::{Ctx, Engine};
 
@@ -42,6 +43,16 @@ pub(super) static COMMANDS: &[super::CommandDef] = &[
         "[-aP] [-E shell-command] [-s target-session] [-t target-client]",
         false,
         detach_client
+    ),
+    crate::command_def!(
+        "show-messages",
+        Some("showmsgs"),
+        "JTt:",
+        0,
+        Some(0),
+        "[-JT] [-t target-client]",
+        false,
+        show_messages
     ),
     crate::command_def!(
         "list-clients",
@@ -348,6 +359,48 @@ fn switch_client(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), S
 }
 
 const LIST_CLIENTS_TEMPLATE: &str = "#{client_name}: #{session_name} [#{client_width}x#{client_height} #{client_termname}] #{?#{!=:#{client_uid},#{uid}},[user #{?client_user,#{client_user},#{client_uid},}] ,}#{?client_flags,(,}#{client_flags}#{?client_flags,),}";
+
+const SHOW_MESSAGES_TEMPLATE: &str = "#{t/p:message_time}: #{message_text}";
+
+/// show-messages: the message log, newest first, as tmux prints it (it needs a client, as
+/// tmux's does). tmux's job and terminal summaries (`-J`, `-T`) are not kept.
+fn show_messages(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
+    e.find_client(ctx, args.get('t'))?;
+    if args.has('J') || args.has('T') {
+        return Err("zeropty: no job or terminal summary; show-messages is not supported".into());
+    }
+    let now = e.host.wall_time();
+    for message in e.messages.newest_first() {
+        let values = MessageValues {
+            message: &message,
+            rest: FormatValues::new(e, None),
+        };
+        ctx.print(&format::expand(SHOW_MESSAGES_TEMPLATE, &values, now));
+    }
+    Ok(())
+}
+
+/// Format variables for one entry of the message log, over the server's.
+struct MessageValues<'a> {
+    message: &'a Message,
+    rest: FormatValues<'a>,
+}
+
+impl Values for MessageValues<'_> {
+    fn get(&self, name: &str) -> Option<String> {
+        let m = self.message;
+        match name {
+            "message_text" => Some(m.text.clone()),
+            "message_number" => Some(m.number.to_string()),
+            "message_time" => Some(m.time.to_string()),
+            _ => self.rest.get(name),
+        }
+    }
+
+    fn zone(&self, t: i64) -> Zone {
+        self.rest.zone(t)
+    }
+}
 
 fn list_clients(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
     // tmux resolves the target even without -t (and fails without a session).

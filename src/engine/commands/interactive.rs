@@ -1,5 +1,5 @@
 //! The tmux 3.3a commands zeropty does not have: the interactive modes, menus and prompts,
-//! the message log, locking and suspending clients, windows linked into several sessions, and
+//! locking and suspending clients, windows linked into several sessions, and
 //! access for other users. Each is in the command table with tmux's flags, argument counts and
 //! usage, so that command lines, configuration files and key bindings naming them parse as
 //! tmux parses them (`bind-key s choose-tree -Zs` binds; `choose-tree -Q` is a usage error),
@@ -19,7 +19,6 @@ use crate::engine::{Ctx, Engine};
 
 /// Why each group of commands is missing.
 const MODES: &str = "no interactive modes, menus or prompts";
-const MESSAGES: &str = "no message log";
 const LOCKS: &str = "clients are never locked or suspended";
 const LINKS: &str = "a window is in one session at a time";
 const ACCESS: &str = "only the server's own user may connect";
@@ -85,7 +84,6 @@ pub(super) static COMMANDS: &[super::CommandDef] = &[
     crate::command_def!("lock-server", Some("lock"), "", 0, Some(0), "", false, lock_server),
     crate::command_def!("lock-session", Some("locks"), "t:", 0, Some(0), "[-t target-session]", false, lock_session),
     unsupported!("server-access", None, "adlrw", 0, Some(1), "[-adlrw] [-t target-pane] [user]", ACCESS, NOTHING),
-    unsupported!("show-messages", Some("showmsgs"), "JTt:", 0, Some(0), "[-JT] [-t target-client]", MESSAGES, CLIENT),
     crate::command_def!("show-prompt-history", Some("showphist"), "T:", 0, Some(0), "[-T type]", false, show_prompt_history),
     unsupported!("suspend-client", Some("suspendc"), "t:", 0, Some(0), "[-t target-client]", LOCKS, CLIENT),
 ];

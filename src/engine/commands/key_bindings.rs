@@ -4,6 +4,7 @@
 use super::options::{parse_commands, printed_commands};
 use super::words;
 use crate::command_def;
+use crate::engine::attach::StatusMessage;
 use crate::engine::cmdline::{split_argv, Arg, Args, Command};
 use crate::engine::key_bindings::{Binding, Tables};
 use crate::engine::keys::{parse_key, Key};
@@ -128,7 +129,17 @@ fn list_keys(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), Strin
             .get("prefix")
             .and_then(parse_key)
             .map(Key::without_flags);
-        list_notes(ctx, args, &tables, table, only, prefix)
+        let mut lines = Vec::new();
+        let found = list_notes(&mut lines, args, &tables, table, only, prefix);
+        drop(tables);
+        // As tmux's, a single note (-1) shows on the current client's status line, if any.
+        match e.find_client(ctx, None).ok().filter(|_| args.has('1')) {
+            Some(conn) => lines
+                .into_iter()
+                .for_each(|line| e.show_message(conn, StatusMessage::error(line))),
+            None => lines.iter().for_each(|line| ctx.print(line)),
+        }
+        found
     } else {
         list_bindings(ctx, &tables, table, only)
     };
@@ -172,9 +183,10 @@ fn list_bindings(
 }
 
 /// `list-keys -N`: each key with its note (its commands with `-a`), the root table's then
-/// the prefix table's behind the prefix key when no table is named; whether any was printed.
+/// the prefix table's behind the prefix key when no table is named, as lines into `out`;
+/// whether any was found.
 fn list_notes(
-    ctx: &mut Ctx<'_>,
+    out: &mut Vec<String>,
     args: &Args,
     tables: &Tables,
     table: Option<&str>,
@@ -217,7 +229,7 @@ fn list_notes(
         let found = !lines.is_empty();
         let take = if args.has('1') { 1 } else { lines.len() };
         for (key, note) in lines.into_iter().take(take) {
-            ctx.print(&format!("{start}{}{note}", pad(&key, key_width + 1)));
+            out.push(format!("{start}{}{note}", pad(&key, key_width + 1)));
         }
         found
     };

@@ -260,6 +260,12 @@ fn run_expanded(e: &mut Engine, ctx: &mut Ctx<'_>, argv: &[String]) -> Result<()
 
 fn run_one(e: &mut Engine, ctx: &mut Ctx<'_>, argv: &[String]) -> Result<(), String> {
     let (def, args) = parse(argv)?;
+    // As tmux, once the configuration files have loaded, every command is logged.
+    if !ctx.config {
+        let text = options::print_command(def.name, &args)
+            .unwrap_or_else(|_| format!("{} {}", def.name, stringify_argv(&argv[1..])));
+        e.log_command(ctx.req, &text);
+    }
     window::refresh_names(e);
     // Commands run commands (if-shell, hooks): each sees its own name, then its caller's.
     let caller = e.running_command.replace(def.name);

@@ -668,7 +668,7 @@ fn print_each(cmds: &[Command]) -> Result<Vec<String>, String> {
 
 /// One command as tmux prints it (`cmd_print`, `args_print`): the full name, flags without
 /// values together, then each flag with its value, then the arguments, quoted as needed.
-fn print_command(name: &str, args: &Args) -> Result<String, String> {
+pub(super) fn print_command(name: &str, args: &Args) -> Result<String, String> {
     let mut buf = String::new();
     for f in args.flags() {
         if args.values(f).is_empty() {

@@ -2,6 +2,7 @@
 
 use super::format_values::VARIABLES;
 use super::{pane_id_at, resolve, words, FormatValues};
+use crate::engine::attach::StatusMessage;
 use crate::engine::cmdline::Args;
 use crate::engine::format::{self, Values};
 use crate::engine::keys;
@@ -195,6 +196,23 @@ const DISPLAY_MESSAGE_TEMPLATE: &str =
 fn display_message(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
     // As in tmux, a target that cannot be found leaves the message without one.
     let f = resolve(e, ctx, args, Kind::Pane).ok();
+    // The client the message shows on: -c's, else the current one; none is no error.
+    let target_client = e.find_client(ctx, args.get('c')).ok();
+    if args.has('I') {
+        // Input goes only to a pane started with no program (tmux's empty panes), which
+        // zeropty does not make.
+        return match f {
+            Some(_) => Err("pane is not empty".into()),
+            None => Ok(()),
+        };
+    }
+    if args.has('F') && !words(args).is_empty() {
+        return Err("only one of -F or argument must be given".into());
+    }
+    let delay = match args.get('d') {
+        Some(d) => Some(numbers::argument(d, 0, u32::MAX.into(), "delay")? as u64),
+        None => None,
+    };
     if let Some(f) = f {
         let pane_id = pane_id_at(e, f);
         e.read_screen(pane_id);
@@ -212,15 +230,28 @@ fn display_message(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(),
         return Ok(());
     }
     let template = match (args.get('F'), words(args).first()) {
-        (Some(_), Some(_)) => return Err("only one of -F or argument must be given".into()),
+        (_, Some(t)) => t.clone(),
         (Some(t), None) => t.to_string(),
-        (None, Some(t)) => t.clone(),
         (None, None) => DISPLAY_MESSAGE_TEMPLATE.to_string(),
     };
     let values = FormatValues::new(e, f);
     let text = format::expand_time(&template, &values, e.host.wall_time());
+    if ctx.config && ctx.req.client.is_none() {
+        // With no client to show it to, tmux reports the message as a configuration error.
+        return Err(text);
+    }
     if args.has('p') {
         ctx.print(&text);
+    } else if let Some(conn) = target_client {
+        e.show_message(
+            conn,
+            StatusMessage {
+                text,
+                delay,
+                styled: true,
+                holds_keys: args.has('N'),
+            },
+        );
     }
     Ok(())
 }
