@@ -1,7 +1,8 @@
 //! Random command lines against the engine on the fake host (see `tests.rs`): every command
 //! of the table, with its own flags and random values (targets that exist and that do not,
 //! hostile formats, numbers at and past every limit, bytes that are not text), chained with
-//! `;`, between program output, exits and ticks. Whatever a client sends, the engine must
+//! `;`, between program output, exits, ticks and keys typed on an attached client (its
+//! bindings run, its messages and frames drawn). Whatever a client sends, the engine must
 //! answer: no panic, no command that takes seconds, an error said in words, and sessions that
 //! still list.
 //!
@@ -338,7 +339,80 @@ fn random_output(rng: &mut Rng) -> Vec<u8> {
         .collect()
 }
 
-/// A fresh engine with two sessions, the first with two windows.
+/// What a client's terminal may send: keys bound by default after the prefix (C-b), keys
+/// bound nowhere, named keys' sequences, a paste, a focus report, half a sequence.
+fn random_keys(rng: &mut Rng) -> Vec<u8> {
+    const PIECES: &[&[u8]] = &[
+        b"\x02",
+        b"c",
+        b"n",
+        b"p",
+        b"d",
+        b"i",
+        b"~",
+        b"?",
+        b"[",
+        b"q",
+        b"x",
+        b"$",
+        b":",
+        b"z",
+        b"!",
+        b"&",
+        b"\r",
+        b"\x1b",
+        b"\x1b[A",
+        b"\x1b[5~",
+        b"\x1b[1;5D",
+        b"\x1b[200~pasted\x1b[201~",
+        b"\x1b[I",
+        b"\x1b[",
+        b"\x7f",
+        "é".as_bytes(),
+    ];
+    (0..1 + rng.below(8))
+        .flat_map(|_| PIECES[rng.below(PIECES.len())].to_vec())
+        .collect()
+}
+
+/// The attached client of the run: a 30x8 terminal on the first session.
+const ATTACHED: u64 = 7;
+
+fn attach(e: &mut Engine) {
+    let req = Request {
+        argv: vec!["attach-session".into(), "-t".into(), "a".into()],
+        cwd: "/".into(),
+        client: Some(ATTACHED),
+        terminal: Some(crate::protocol::ClientTerminal {
+            cols: 30,
+            rows: 8,
+            term: "xterm".into(),
+            tty: "/dev/pts/77".into(),
+            pid: 77,
+            utf8: true,
+        }),
+        ..Request::default()
+    };
+    let _ = e.submit(&req);
+}
+
+/// The attached client types keys and is drawn, failing with `step` when the engine panics
+/// or stops listing its sessions.
+fn check_keys(e: &mut Engine, keys: &[u8], step: &str) {
+    let shown = format!("keys {:?} at {step}", String::from_utf8_lossy(keys));
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        e.client_input(ATTACHED, keys);
+        e.clients_tick();
+        e.client_frame(ATTACHED);
+    }))
+    .unwrap_or_else(|_| panic!("the engine panicked on {shown}"));
+    for (_, reply) in e.take_finished() {
+        check_reply(&reply, &shown);
+    }
+    check_listing(e, &shown);
+}
+
+/// A fresh engine with two sessions, the first with two windows and a client attached.
 fn populated() -> (Engine, Rc<RefCell<World>>) {
     let (mut e, world) = engine("/bin/sh");
     for argv in [
@@ -364,6 +438,7 @@ fn populated() -> (Engine, Rc<RefCell<World>>) {
             String::from_utf8_lossy(&reply.err)
         );
     }
+    attach(&mut e);
     (e, world)
 }
 
@@ -504,6 +579,13 @@ fn random_command_lines_leave_the_engine_answering() {
             1 => {
                 world.borrow_mut().now += rng.below(3000) as u64;
                 e.tick();
+            }
+            3 => {
+                if !e.clients.is_attached(ATTACHED) {
+                    attach(&mut e);
+                }
+                let step = format!("step {lines} of ZEROPTY_FUZZ_SEED={seed:#x}");
+                check_keys(&mut e, &random_keys(&mut rng), &step);
             }
             2 if !world.borrow().jobs.is_empty() => {
                 // A job ends (one that ended already is reported again: a stray report).
