@@ -966,6 +966,11 @@ fn status_messages_and_the_message_log_match_tmux() {
         z.contains(&"tty message: Can't find session: #[nosuch]".to_string()),
         "{z:?}"
     );
+    // A command zeropty lacks, run by a key, says so in the product's own words.
+    env.keys("z", &["C-b", "s"]);
+    env.outer.wait_screen("z", "the refusal", |s| {
+        last_line(s).starts_with("zeropty: no interactive modes, menus or prompts;")
+    });
 }
 
 #[test]

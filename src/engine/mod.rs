@@ -424,9 +424,13 @@ impl Engine {
             return;
         };
         if self.clients.is_attached(conn) {
+            // The product's name stays as it is written.
             let mut text = error.to_string();
-            if let Some(first) = text.get(..1) {
-                text.replace_range(..1, &first.to_ascii_uppercase());
+            match text.get(..1) {
+                Some(first) if !text.starts_with("zeropty:") => {
+                    text.replace_range(..1, &first.to_ascii_uppercase());
+                }
+                _ => {}
             }
             self.show_message(conn, attach::StatusMessage::error(text));
         } else {
