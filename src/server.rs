@@ -705,8 +705,10 @@ impl Server {
         }
     }
 
-    /// After each turn: replies that waited, attached clients' exits and screens.
+    /// After each turn: the clients' own work (which may let requests that waited go on),
+    /// then replies that waited, attached clients' exits and screens.
     fn serve_clients(&mut self) {
+        self.engine.clients_tick();
         for (id, reply) in self.engine.take_finished() {
             let Some(raw_reply) = self
                 .clients
@@ -729,7 +731,6 @@ impl Server {
             self.process_input(id);
             self.client_write(id);
         }
-        self.engine.clients_tick();
         self.send_exits();
         let attached: Vec<u64> = self
             .clients

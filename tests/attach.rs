@@ -804,16 +804,28 @@ impl<'a> Twins<'a> {
         twins
     }
 
-    /// Runs a command on the tmux server.
-    fn tmux(&self, args: &[&str]) -> Output {
-        Command::new("tmux")
+    /// A command for the tmux server, its input closed.
+    fn tmux_command(&self, args: &[&str]) -> Command {
+        let mut command = Command::new("tmux");
+        command
             .args(["-L", &self.inner, "-f/dev/null"])
             .args(args)
             .env("TMUX_TMPDIR", self.env.dir.join("t"))
             .env_remove("TMUX")
-            .stdin(Stdio::null())
-            .output()
-            .unwrap()
+            .stdin(Stdio::null());
+        command
+    }
+
+    /// Runs a command on the tmux server.
+    fn tmux(&self, args: &[&str]) -> Output {
+        self.tmux_command(args).output().unwrap()
+    }
+
+    /// Starts a command on the tmux server without waiting for it.
+    fn spawn_tmux(&self, args: &[&str]) -> std::process::Child {
+        let mut command = self.tmux_command(args);
+        command.stdout(Stdio::piped()).stderr(Stdio::piped());
+        command.spawn().unwrap()
     }
 
     /// Runs a command on both servers; both must succeed.
@@ -850,6 +862,15 @@ impl<'a> Twins<'a> {
             String::from_utf8(o.stdout).unwrap()
         };
         (cursor("t"), cursor("z"))
+    }
+}
+
+impl Twins<'_> {
+    /// The names of the windows of session `work` on both servers.
+    fn windows(&self) -> (String, String) {
+        let args = ["list-windows", "-t", "work", "-F", "#{window_name}"];
+        let t = String::from_utf8(self.tmux(&args).stdout).unwrap();
+        (t, self.env.zp_ok(&args))
     }
 }
 
@@ -971,6 +992,68 @@ fn status_messages_and_the_message_log_match_tmux() {
     env.outer.wait_screen("z", "the refusal", |s| {
         last_line(s).starts_with("zeropty: no interactive modes, menus or prompts;")
     });
+}
+
+/// confirm-before asks on the status line as tmux asks: its prompt (a format) and the
+/// answer's cell in reverse video; `y` runs the command as the client, another key declines,
+/// keys that are not characters leave it asking. A script's request waits for the answer
+/// and exits 0 when it confirms, 1 when it declines, as tmux's does.
+#[test]
+fn confirm_before_asks_as_tmux_asks() {
+    let env = Env::new("confirm");
+    let twins = Twins::start(&env, "cat", 70, 20);
+    twins.both(&["new-window", "-d", "-n", "second", "cat"]);
+    let asking = |text: &'static str| move |s: &str| last_line(s).contains(text);
+    // A key binding's question (C-b &): declined by `n`, then confirmed by `y`.
+    twins.keys(&["C-b", "&"]);
+    let (t, z) = twins.wait_both("the question", asking("kill-window prog? (y/n)"));
+    assert_eq!(last_line(&t), last_line(&z));
+    let (t, z) = twins.cursors();
+    assert_eq!(t, z);
+    twins.keys(&["Left", "C-x"]);
+    std::thread::sleep(Duration::from_millis(200));
+    twins.wait_both("still asking", asking("kill-window prog? (y/n)"));
+    twins.keys(&["n"]);
+    twins.wait_both("declined", |s| attached(s, "work"));
+    assert_eq!(
+        twins.windows(),
+        ("prog\nsecond\n".into(), "prog\nsecond\n".into())
+    );
+    twins.keys(&["C-b", "&"]);
+    twins.wait_both("asked again", asking("kill-window prog? (y/n)"));
+    twins.keys(&["y"]);
+    twins.wait_both("confirmed", |s| last_line(s).contains("1:second*"));
+    assert_eq!(twins.windows(), ("second\n".into(), "second\n".into()));
+    // A script's question waits for the answer; its exit status is the answer.
+    for (key, code, names) in [("y", 0, "renamed\n"), ("Escape", 1, "renamed\n")] {
+        let args = [
+            "confirm-before",
+            "-p",
+            "rename #{session_name}?",
+            "rename-window -t work:1 renamed",
+        ];
+        let mut t = twins.spawn_tmux(&args);
+        let mut z = spawn_zp(&env, &args);
+        let (ts, zs) = twins.wait_both("the script's question", asking("rename work?"));
+        assert_eq!(last_line(&ts), last_line(&zs));
+        assert!(exited_within(&mut t, 200).is_none() && exited_within(&mut z, 1).is_none());
+        twins.keys(&[key]);
+        let codes = (exited_within(&mut t, 5000), exited_within(&mut z, 5000));
+        let codes = (
+            codes.0.and_then(|s| s.code()),
+            codes.1.and_then(|s| s.code()),
+        );
+        assert_eq!(codes, (Some(code), Some(code)), "{key}");
+        assert_eq!(twins.windows(), (names.into(), names.into()));
+    }
+    // A client that leaves while asked releases the script that waits.
+    let mut z = spawn_zp(&env, &["confirm-before", "kill-server"]);
+    env.outer
+        .wait_screen("z", "asked", asking("Confirm 'kill-server'? (y/n)"));
+    env.zp_ok(&["detach-client", "-s", "work"]);
+    let code = exited_within(&mut z, 5000).and_then(|s| s.code());
+    assert_eq!(code, Some(1));
+    env.zp_ok(&["has-session", "-t", "work"]);
 }
 
 #[test]

@@ -2825,6 +2825,9 @@ fn commands_zeropty_lacks_parse_as_tmuxs_and_bind() {
             Some(&["choose-tree", "-Q"]),
             Some(&["find-window"]),
             Some(&["confirm-before", "-p"]),
+            Some(&["confirm-before", "kill-server"]),
+            Some(&["confirm-before", "-t", "nosuch", "kill-server"]),
+            Some(&["confirm-before", "-b", "nosuchcmd"]),
             Some(&["bind-key", "s", "choose-tree", "-Zs"]),
             Some(&[
                 "bind-key",

@@ -831,13 +831,14 @@ const REFERENCE: &[ProseSection] = &[
             "Every tmux command parses as tmux's, but these fail with `zeropty: REASON; COMMAND \
              is not supported`: the interactive modes, menus and prompts (choose-tree, \
              choose-client, customize-mode, clock-mode, find-window, command-prompt, \
-             confirm-before, display-menu, display-popup, display-panes), \
+             display-menu, display-popup, display-panes), \
              lock-client, lock-server, lock-session, suspend-client, server-access, and \
              link-window (a window is in one session at a time, so unlink-window removes one \
              only with -k). Their targets are found first, as tmux finds them: with no client \
              attached, those acting on a client fail with tmux's `no current client`, and \
-             lock-server and lock-session have nothing to lock and succeed. With no prompts, \
-             show-prompt-history prints tmux's empty history.",
+             lock-server and lock-session have nothing to lock and succeed. With no command \
+             prompt (confirm-before's answers are not kept, as in tmux), show-prompt-history \
+             prints tmux's empty history.",
             "Configuration errors are printed to the first client that runs a command (tmux \
              keeps them for the first client to attach and shows them in its pane).",
             "`default-backend` and `new-session -T` are zeropty's own.",
@@ -1456,10 +1457,18 @@ const COMMAND_DOCS: &[CommandDoc] = &[
     },
     CommandDoc {
         name: "confirm-before",
-        about: "In tmux, asks on a client before running a command. zeropty does not have it: it \
-                parses as tmux's and fails with `zeropty: no interactive modes, menus or prompts; \
-                confirm-before is not supported`.",
-        flags: &[('b', NOT_HERE), ('p', NOT_HERE), ('t', NOT_HERE)],
+        about: "Ask on a client's status line before running a command: `Confirm 'NAME'? \
+                (y/n)` in message-style, the answer's place in reverse video. `y` (or `Y`) runs \
+                the command as that client; any other character, Enter, Escape, C-c or C-g \
+                declines; other keys leave the question asked. The request waits for the \
+                answer and exits 0 when it confirms, 1 when it declines or the client leaves \
+                (a key binding's does not wait). A new question replaces one still asked, \
+                which is declined.",
+        flags: &[
+            ('b', "Do not wait for the answer."),
+            ('p', "The question, expanded as a format (a space is added)."),
+            ('t', "The client to ask."),
+        ],
     },
     CommandDoc {
         name: "copy-mode",

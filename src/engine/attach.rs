@@ -37,6 +37,7 @@ use super::format;
 use super::key_bindings::Binding;
 use super::keys::{self, Key, KeyModes};
 use super::options::Value;
+use super::prompt::{self, Prompt, PromptAction};
 use super::target::Found;
 use super::{Ctx, Engine, Request};
 use crate::protocol::ClientTerminal;
@@ -176,6 +177,8 @@ pub struct Client {
     repeat_until: Option<u64>,
     view: Option<View>,
     message: Option<Shown>,
+    /// A question waiting for a key (confirm-before); a message shows over it.
+    prompt: Option<Prompt>,
     dirty: bool,
     last_draw: Option<u64>,
     last_frame: Vec<u8>,
@@ -191,6 +194,9 @@ pub struct Clients {
     seq: u64,
     /// When status lines are next redrawn for their clock (monotonic ms).
     next_status: u64,
+    /// Clients whose prompt a request waits on, with that request's client: a client that
+    /// leaves declines its prompt, so the request does not wait for ever.
+    prompt_waiters: Vec<(u64, u64)>,
     /// When each session was last attached, switched to or typed in, as a sequence number:
     /// sessions' activity times are whole seconds, and tmux tells apart events within one.
     session_seq: std::collections::HashMap<u32, u64>,
@@ -514,6 +520,76 @@ impl Engine {
         }
     }
 
+    /// Where a client is: its session's current window.
+    pub fn client_place(&self, conn: u64) -> Option<Found> {
+        let si = self.session_index(self.clients.get(conn)?.session)?;
+        Some(Found {
+            session: si,
+            window: self.sessions[si].current,
+        })
+    }
+
+    /// Asks a client a question on its status line, in place of any message or prompt it
+    /// showed (a prompt replaced is declined).
+    pub fn set_prompt(&mut self, conn: u64, new: Prompt) {
+        let Some(c) = self.clients.get_mut(conn) else {
+            return;
+        };
+        c.message = None;
+        c.dirty = true;
+        let PromptAction::Confirm { waiter, .. } = &new.action;
+        let waiter = *waiter;
+        if let Some(old) = c.prompt.replace(new) {
+            self.end_prompt(conn, old, prompt::Answer::Nothing);
+        }
+        if let Some(waiter) = waiter {
+            self.clients.prompt_waiters.push((conn, waiter));
+        }
+    }
+
+    /// A prompt was answered (or declined): what it was for happens.
+    fn end_prompt(&mut self, conn: u64, ended: Prompt, answer: prompt::Answer) {
+        let PromptAction::Confirm { commands, waiter } = ended.action;
+        let yes = prompt::confirms(answer);
+        let cmds = if yes {
+            super::commands::command_lines(self, &commands)
+        } else {
+            Ok(Vec::new())
+        };
+        match waiter {
+            Some(waiter) => {
+                self.clients
+                    .prompt_waiters
+                    .retain(|&(c, w)| (c, w) != (conn, waiter));
+                // As tmux's, the waiting client exits 0 only when the answer confirms. It
+                // goes on once the command that ended the prompt is done.
+                self.waits
+                    .finish(waiter, cmds, Some(if yes { 0 } else { 1 }));
+            }
+            None => {
+                if let (true, Ok(cmds)) = (yes, cmds) {
+                    self.run_for_client(conn, cmds);
+                }
+            }
+        }
+    }
+
+    /// A key typed while a client's prompt waits goes to the prompt.
+    fn prompt_key(&mut self, conn: u64, key: &[u8]) {
+        let answer = prompt::single_key_answer(key);
+        if answer == prompt::Answer::Ignored {
+            return;
+        }
+        let Some(c) = self.clients.get_mut(conn) else {
+            return;
+        };
+        c.dirty = true;
+        if let Some(ended) = c.prompt.take() {
+            self.end_prompt(conn, ended, answer);
+            self.resume_ready();
+        }
+    }
+
     /// Sets the key table a client's next key is looked up in (switch-client -T).
     pub fn set_client_key_table(&mut self, conn: u64, table: Option<String>) {
         if let Some(c) = self.clients.get_mut(conn) {
@@ -612,6 +688,14 @@ impl Engine {
 
     /// Counts clients per session, sizes windows and redraws everyone.
     fn sync_clients(&mut self) {
+        let list = &self.clients.list;
+        let (kept, gone): (Vec<_>, Vec<_>) = std::mem::take(&mut self.clients.prompt_waiters)
+            .into_iter()
+            .partition(|(conn, _)| list.iter().any(|c| c.conn == *conn));
+        self.clients.prompt_waiters = kept;
+        for (_, waiter) in gone {
+            self.waits.finish(waiter, Ok(Vec::new()), Some(1));
+        }
         for s in self.sessions.iter_mut() {
             s.attached = self
                 .clients
@@ -702,6 +786,8 @@ impl Engine {
     /// moved on, with detach-on-destroy off), new windows get their session's size, and the
     /// status line's clock is redrawn.
     pub fn clients_tick(&mut self) {
+        // Requests that a leaving client's prompt released go on.
+        self.resume_ready();
         if self.clients.is_empty() {
             return;
         }
@@ -848,7 +934,7 @@ impl Engine {
             // Typing makes the session the most recently active, as in tmux.
             self.sessions[si].activity = now;
         }
-        let prefixes = self.prefix_keys(si);
+        let (mut si, mut prefixes) = (si, self.prefix_keys(si));
         let mut forward = Vec::new();
         let mut i = 0;
         while i < bytes.len() {
@@ -856,6 +942,14 @@ impl Engine {
                 return;
             };
             let rest = &bytes[i..];
+            if c.prompt.is_some() && !c.readonly {
+                let n = key_len(rest);
+                i += n;
+                self.send_forward(conn, &mut forward);
+                self.prompt_key(conn, &rest[..n]);
+                (si, prefixes) = self.input_place(conn);
+                continue;
+            }
             if c.pasting {
                 // Pasted text is never a key binding; it ends at the terminal's end marker.
                 let marker = find(rest, PASTE_END);
@@ -889,10 +983,21 @@ impl Engine {
                 KeyAction::Run(key, binding) => {
                     self.send_forward(conn, &mut forward);
                     self.run_binding(conn, key, &binding);
+                    (si, prefixes) = self.input_place(conn);
                 }
             }
         }
         self.send_forward(conn, &mut forward);
+    }
+
+    /// The session a client's next key is read in and its prefix keys: what ran for the
+    /// keys before may have moved the client or ended sessions.
+    fn input_place(&self, conn: u64) -> (Option<usize>, Vec<Vec<u8>>) {
+        let si = self
+            .clients
+            .get(conn)
+            .and_then(|c| self.session_index(c.session));
+        (si, self.prefix_keys(si))
     }
 
     /// What a key typed on a client does, decided as tmux 3.3a decides it
@@ -1253,9 +1358,13 @@ impl Engine {
             out.extend_from_slice(format!("\x1b[1;{x}H{style}{text}\x1b[0m").as_bytes());
         }
         // A message takes the status line's place, or the last row when there is none.
+        let mut prompt_cursor = None;
         if let Some(shown) = &c.message {
             out.extend_from_slice(format!("\x1b[{};1H", c.rows).as_bytes());
             self.push_message(&mut out, si, c.cols, &shown.message);
+        } else if let Some(p) = &c.prompt {
+            out.extend_from_slice(format!("\x1b[{};1H", c.rows).as_bytes());
+            prompt_cursor = Some(self.push_prompt(&mut out, si, c.cols, p));
         } else if status > 0 {
             out.extend_from_slice(format!("\x1b[{};1H", c.rows).as_bytes());
             self.push_status(&mut out, si, c.cols);
@@ -1282,8 +1391,13 @@ impl Engine {
         let cx = cx
             .min(t.cols().saturating_sub(1))
             .min(c.cols.saturating_sub(1));
-        // As in tmux, the cursor hides while a message shows.
-        if c.view.is_none() && c.message.is_none() && m & mode::CURSOR != 0 && cy < rows {
+        // As in tmux, the cursor hides while a message or a prompt shows (a prompt marks
+        // its own in reverse video).
+        let on_status_line = c.message.is_some() || c.prompt.is_some();
+        if let Some(x) = prompt_cursor {
+            // As in tmux, the (hidden) cursor waits where the answer goes.
+            out.extend_from_slice(format!("\x1b[{};{}H", c.rows, x + 1).as_bytes());
+        } else if c.view.is_none() && !on_status_line && m & mode::CURSOR != 0 && cy < rows {
             out.extend_from_slice(format!("\x1b[{};{}H\x1b[?25h", cy + 1, cx + 1).as_bytes());
         } else {
             out.extend_from_slice(format!("\x1b[{};{}H", cy.min(rows - 1) + 1, cx + 1).as_bytes());
@@ -1295,35 +1409,28 @@ impl Engine {
     /// the text over it cut to the width, its `#[style]` directives applied over that style
     /// when it is styled. Control characters are left out, as tmux leaves them out.
     fn push_message(&self, out: &mut Vec<u8>, si: usize, cols: u32, message: &StatusMessage) {
-        let style = self.option_or(Some(si), None, "message-style", "bg=yellow,fg=black");
-        let base = style_sgr(&style);
-        out.extend_from_slice(base.as_bytes());
-        let text: String = message.text.chars().filter(|c| !c.is_control()).collect();
-        let mut used = 0;
-        let mut rest = text.as_str();
-        loop {
-            let directive_at = rest.find("#[").filter(|_| message.styled);
-            let (plain, next) = match directive_at {
-                Some(i) => (&rest[..i], Some(&rest[i + 2..])),
-                None => (rest, None),
-            };
-            let shown = truncate(plain, cols - used);
-            used += text_width(&shown);
-            out.extend_from_slice(shown.as_bytes());
-            let Some(next) = next else {
-                break;
-            };
-            let (directive, after) = next.split_once(']').unwrap_or((next, ""));
-            let sgr = match directive {
-                "default" => base.clone(),
-                _ => style_sgr_over(directive),
-            };
-            out.extend_from_slice(sgr.as_bytes());
-            rest = after;
+        let base = self.message_style(si);
+        let used = push_text(out, &base, &message.text, message.styled, cols);
+        push_fill(out, &base, cols - used);
+    }
+
+    /// A prompt as tmux's `status_prompt_redraw` draws one: its text as a styled message's,
+    /// then the cursor as a cell in reverse video where the answer goes; that cell's column.
+    fn push_prompt(&self, out: &mut Vec<u8>, si: usize, cols: u32, p: &Prompt) -> u32 {
+        let base = self.message_style(si);
+        let cursor = push_text(out, &base, &p.text, true, cols);
+        let mut used = cursor;
+        if used < cols {
+            out.extend_from_slice(format!("{base}\x1b[7m \x1b[27m").as_bytes());
+            used += 1;
         }
-        out.extend_from_slice(base.as_bytes());
-        out.extend_from_slice(" ".repeat(cols.saturating_sub(used) as usize).as_bytes());
-        out.extend_from_slice(b"\x1b[0m");
+        push_fill(out, &base, cols - used);
+        cursor.min(cols - 1)
+    }
+
+    /// The SGR sequence of the session's `message-style`.
+    fn message_style(&self, si: usize) -> String {
+        style_sgr(&self.option_or(Some(si), None, "message-style", "bg=yellow,fg=black"))
     }
 
     /// The status line as tmux's default one: `[session] 0:name*` on the left, the pane
@@ -1382,6 +1489,43 @@ impl Engine {
         }
         out.extend_from_slice(b"\x1b[0m");
     }
+}
+
+/// Draws `text` from the start of a row in the `base` style, cut to `cols` cells, its
+/// `#[style]` directives applied over that style when `styled`; control characters are
+/// left out, as tmux leaves them out. Returns the cells used.
+fn push_text(out: &mut Vec<u8>, base: &str, text: &str, styled: bool, cols: u32) -> u32 {
+    out.extend_from_slice(base.as_bytes());
+    let text: String = text.chars().filter(|c| !c.is_control()).collect();
+    let mut used = 0;
+    let mut rest = text.as_str();
+    loop {
+        let directive_at = rest.find("#[").filter(|_| styled);
+        let (plain, next) = match directive_at {
+            Some(i) => (&rest[..i], Some(&rest[i + 2..])),
+            None => (rest, None),
+        };
+        let shown = truncate(plain, cols - used);
+        used += text_width(&shown);
+        out.extend_from_slice(shown.as_bytes());
+        let Some(next) = next else {
+            return used;
+        };
+        let (directive, after) = next.split_once(']').unwrap_or((next, ""));
+        let sgr = match directive {
+            "default" => base.to_string(),
+            _ => style_sgr_over(directive),
+        };
+        out.extend_from_slice(sgr.as_bytes());
+        rest = after;
+    }
+}
+
+/// The rest of a row, `cells` wide, blank in the `base` style; then the terminal's defaults.
+fn push_fill(out: &mut Vec<u8>, base: &str, cells: u32) {
+    out.extend_from_slice(base.as_bytes());
+    out.extend_from_slice(" ".repeat(cells as usize).as_bytes());
+    out.extend_from_slice(b"\x1b[0m");
 }
 
 const STATUS_RIGHT: &str = "#{?window_bigger,[#{window_offset_x}#,#{window_offset_y}] ,}\"#{=21:pane_title}\" %H:%M %d-%b-%y";
@@ -1459,6 +1603,7 @@ fn new_client(
         repeat_until: None,
         view: None,
         message: None,
+        prompt: None,
         dirty: true,
         last_draw: None,
         last_frame: Vec::new(),

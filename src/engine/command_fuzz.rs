@@ -398,7 +398,7 @@ fn attach(e: &mut Engine) {
 
 /// The attached client types keys and is drawn, failing with `step` when the engine panics
 /// or stops listing its sessions.
-fn check_keys(e: &mut Engine, keys: &[u8], step: &str) {
+fn check_keys(e: &mut Engine, asking: &mut Asking, keys: &[u8], step: &str) {
     let shown = format!("keys {:?} at {step}", String::from_utf8_lossy(keys));
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         e.client_input(ATTACHED, keys);
@@ -406,10 +406,23 @@ fn check_keys(e: &mut Engine, keys: &[u8], step: &str) {
         e.client_frame(ATTACHED);
     }))
     .unwrap_or_else(|_| panic!("the engine panicked on {shown}"));
-    for (_, reply) in e.take_finished() {
-        check_reply(&reply, &shown);
-    }
+    check_finished(e, asking, &shown);
     check_listing(e, &shown);
+}
+
+/// The clients whose request waits on a question (confirm-before): declined, it exits 1
+/// with nothing said, as tmux's does.
+type Asking = std::collections::HashSet<u64>;
+
+/// Checks the replies to requests that waited.
+fn check_finished(e: &mut Engine, asking: &mut Asking, shown: &str) {
+    for (client, reply) in e.take_finished() {
+        if asking.remove(&client) {
+            check_code(&reply, shown);
+        } else {
+            check_reply(&reply, shown);
+        }
+    }
 }
 
 /// A fresh engine with two sessions, the first with two windows and a client attached.
@@ -468,11 +481,7 @@ fn submit(e: &mut Engine, argv: Vec<String>, client: Option<u64>) -> Option<Repl
 /// What every answer must be: an exit code tmux gives (a job's own status passes through
 /// run-shell), and a failure said in words.
 fn check_reply(reply: &Reply, shown: &str) {
-    assert!(
-        (0..=255).contains(&reply.code),
-        "exit code {} for {shown}",
-        reply.code
-    );
+    check_code(reply, shown);
     if reply.code == 1 {
         assert!(
             !reply.err.is_empty(),
@@ -481,19 +490,36 @@ fn check_reply(reply: &Reply, shown: &str) {
     }
 }
 
+fn check_code(reply: &Reply, shown: &str) {
+    assert!(
+        (0..=255).contains(&reply.code),
+        "exit code {} for {shown}",
+        reply.code
+    );
+}
+
 /// Runs one command line, failing with `step` (where the run was) and the line when the
 /// engine panics, takes too long, fails without saying why, or stops listing its sessions.
-fn check_line(e: &mut Engine, argv: Vec<String>, client: Option<u64>, step: &str) {
+fn check_line(
+    e: &mut Engine,
+    asking: &mut Asking,
+    argv: Vec<String>,
+    client: Option<u64>,
+    step: &str,
+) {
     let shown = format!("{argv:?} from {client:?} at {step}");
+    let asks = argv.iter().any(|a| a.starts_with("confirm"));
     let start = Instant::now();
     let reply = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| submit(e, argv, client)))
         .unwrap_or_else(|_| panic!("the engine panicked on {shown}"));
     let took = start.elapsed();
     assert!(took < Duration::from_secs(2), "{shown} took {took:?}");
-    let finished = e.take_finished();
-    for reply in reply.iter().chain(finished.iter().map(|(_, r)| r)) {
-        check_reply(reply, &shown);
+    match (&reply, client) {
+        (Some(reply), _) => check_reply(reply, &shown),
+        (None, Some(client)) if asks => drop(asking.insert(client)),
+        (None, _) => {}
     }
+    check_finished(e, asking, &shown);
     check_listing(e, &shown);
 }
 
@@ -562,6 +588,7 @@ fn random_command_lines_leave_the_engine_answering() {
     let (seed, budget) = seed_and_budget();
     let mut rng = Rng(SplitMix64(seed));
     let (mut e, mut world) = populated();
+    let mut asking = Asking::new();
     let start = Instant::now();
     let mut lines = 0u64;
     while lines == 0 || start.elapsed() < budget {
@@ -585,7 +612,7 @@ fn random_command_lines_leave_the_engine_answering() {
                     attach(&mut e);
                 }
                 let step = format!("step {lines} of ZEROPTY_FUZZ_SEED={seed:#x}");
-                check_keys(&mut e, &random_keys(&mut rng), &step);
+                check_keys(&mut e, &mut asking, &random_keys(&mut rng), &step);
             }
             2 if !world.borrow().jobs.is_empty() => {
                 // A job ends (one that ended already is reported again: a stray report).
@@ -598,9 +625,7 @@ fn random_command_lines_leave_the_engine_answering() {
                 world.borrow_mut().statuses.insert(pid, status);
                 e.io_event(io, IoEvent::Exited);
                 let shown = format!("a job's end at step {lines} of ZEROPTY_FUZZ_SEED={seed:#x}");
-                for (_, reply) in e.take_finished() {
-                    check_reply(&reply, &shown);
-                }
+                check_finished(&mut e, &mut asking, &shown);
                 check_listing(&mut e, &shown);
             }
             _ => {
@@ -610,11 +635,12 @@ fn random_command_lines_leave_the_engine_answering() {
                     .chance(2)
                     .then(|| 1 + rng.below(3) as u64)
                     .filter(|&c| !e.waits.is_waiting(c));
-                check_line(&mut e, random_line(&mut rng), client, &step);
+                check_line(&mut e, &mut asking, random_line(&mut rng), client, &step);
             }
         }
         if e.wants_exit() || e.sessions.is_empty() {
             (e, world) = populated();
+            asking.clear();
         }
     }
     eprintln!(

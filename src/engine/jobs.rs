@@ -86,7 +86,7 @@ impl Engine {
             (Some(waiter), branch) => {
                 let next =
                     branch.map_or(Ok(Vec::new()), |b| super::commands::command_lines(self, &b));
-                self.waits.finish_job(waiter, next, code);
+                self.waits.finish(waiter, next, code);
                 self.resume_ready();
             }
             (None, Some(branch)) => super::commands::run_detached(self, &branch, None),

@@ -31,6 +31,7 @@ pub mod options;
 pub mod os;
 pub mod pane;
 pub mod pipe;
+pub mod prompt;
 pub mod reads;
 pub mod session;
 pub mod target;

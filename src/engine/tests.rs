@@ -1155,6 +1155,15 @@ fn attach_request(argv: &[&str]) -> Request {
     }
 }
 
+/// An engine with session `a` (see [`session`]) and client 7 attached to it.
+fn attached_engine() -> (Engine, Rc<RefCell<World>>) {
+    let (mut e, world) = engine("/bin/sh");
+    session(&mut e);
+    let reply = e.submit(&attach_request(&["attach-session"])).unwrap();
+    assert_eq!(reply.code, 0, "{}", String::from_utf8_lossy(&reply.err));
+    (e, world)
+}
+
 /// A request from client `client`, answered now or later.
 fn submit(e: &mut Engine, client: u64, argv: &[&str]) -> Option<Reply> {
     e.submit(&Request {
@@ -1360,12 +1369,7 @@ fn formats_know_their_command() {
 /// each client named as tmux names it.
 #[test]
 fn status_messages_are_cleaned_cut_and_expire() {
-    let (mut e, world) = engine("/bin/sh");
-    session(&mut e);
-    assert_eq!(
-        e.submit(&attach_request(&["attach-session"])).unwrap().code,
-        0
-    );
+    let (mut e, world) = attached_engine();
     assert!(e.client_frame(7).is_some());
     ok(&mut e, &["set-option", "-g", "display-time", "500"]);
     let said = Request {
@@ -1411,4 +1415,95 @@ fn status_messages_are_cleaned_cut_and_expire() {
             "command: new-session -d -s a -x 20 -y 5 prog",
         ]
     );
+}
+
+/// confirm-before from a script: the request waits for the attached client's answer, `y`
+/// runs the command and answers 0, another key answers 1 and runs nothing, and a client that
+/// leaves while asked answers 1 (nothing waits for ever).
+#[test]
+fn confirm_before_waits_for_the_answer() {
+    let (mut e, world) = attached_engine();
+    let names = |e: &mut Engine| ok(e, &["list-windows", "-F", "#{window_name}"]);
+    let ask = |e: &mut Engine, command: &str| {
+        submit(
+            e,
+            8,
+            &["confirm-before", "-p", "sure #{session_name}?", command],
+        )
+    };
+    let asked = |e: &mut Engine| {
+        world.borrow_mut().now += super::attach::FRAME_INTERVAL_MS;
+        let frame = String::from_utf8(e.client_frame(7).unwrap_or_default()).unwrap();
+        frame.contains("sure a? \x1b[0;43;30m\x1b[7m \x1b[27m")
+    };
+    assert_eq!(
+        ask(&mut e, "rename-window yes"),
+        None,
+        "waits for the answer"
+    );
+    assert!(asked(&mut e));
+    e.client_input(7, b"\x1b[A\x02");
+    assert!(e.take_finished().is_empty(), "keys that are no answer");
+    e.client_input(7, b"y");
+    let finished = e.take_finished();
+    assert_eq!(finished.len(), 1);
+    assert_eq!((finished[0].0, finished[0].1.code), (8, 0));
+    assert_eq!(names(&mut e), "yes\n");
+    assert_eq!(ask(&mut e, "rename-window no"), None);
+    e.client_input(7, b"n");
+    assert_eq!(e.take_finished()[0].1.code, 1);
+    assert_eq!(names(&mut e), "yes\n");
+    assert_eq!(ask(&mut e, "rename-window gone"), None);
+    e.client_gone(7);
+    e.clients_tick();
+    assert_eq!(e.take_finished()[0].1.code, 1);
+    assert_eq!(names(&mut e), "yes\n");
+}
+
+/// Keys typed after one whose binding ends the client's session, in the same read, are read
+/// where the client is then (the engine used to look them up in the session that ended, and
+/// panicked).
+#[test]
+fn keys_after_a_binding_that_ends_the_session_are_read_where_the_client_is() {
+    let (mut e, _world) = engine("/bin/sh");
+    session(&mut e);
+    ok(&mut e, &["new-session", "-d", "-s", "b", "prog"]);
+    ok(&mut e, &["set-option", "-t", "a", "prefix", "C-a"]);
+    ok(&mut e, &["bind-key", "k", "kill-session"]);
+    ok(
+        &mut e,
+        &[
+            "bind-key",
+            "-n",
+            "F9",
+            "rename-window",
+            "-t",
+            "a:0",
+            "typed",
+        ],
+    );
+    ok(&mut e, &["set-option", "-g", "detach-on-destroy", "off"]);
+    assert_eq!(
+        e.submit(&attach_request(&["attach-session", "-t", "b"]))
+            .unwrap()
+            .code,
+        0
+    );
+    // C-b k ends session b, the last; F9, read after it, still runs its binding.
+    e.client_input(7, b"\x02k\x1b[20~");
+    assert_eq!(
+        ok(&mut e, &["list-sessions", "-F", "#{session_name}"]),
+        "a\n"
+    );
+    let name = ["display-message", "-p", "-t", "a", "#{window_name}"];
+    assert_eq!(ok(&mut e, &name), "typed\n");
+    // The client moves to a, where its keys are read with a's prefix.
+    e.clients_tick();
+    e.client_input(7, b"\x01");
+    let table = [
+        "list-clients",
+        "-F",
+        "#{client_session} #{client_key_table}",
+    ];
+    assert_eq!(ok(&mut e, &table), "a prefix\n");
 }

@@ -1,5 +1,5 @@
-//! `wait-for` channels, and requests answered later: those waiting on a channel or on a job
-//! (`jobs.rs`).
+//! `wait-for` channels, and requests answered later: those waiting on a channel, on a job
+//! (`jobs.rs`) or on a prompt's answer (`confirm-before`).
 //!
 //! A waiting client is named by its connection id. [`Channels`] keeps the queues and says which
 //! clients may go on; [`Waits`] keeps, for each waiting client, the rest of its request (the
@@ -56,10 +56,11 @@ impl Waits {
         self.suspended.contains_key(&client)
     }
 
-    /// The job `waiter`'s request waited for has ended: `next` (commands to run first, or
-    /// why they could not be parsed) and `exit_code` complete the command that started it,
-    /// and the request goes on. Nothing happens when the waiter has gone.
-    pub fn finish_job(
+    /// What `waiter`'s request waited for (a job, a prompt's answer) has come: `next`
+    /// (commands to run first, or why they could not be parsed) and `exit_code` complete the
+    /// command that started it, and the request goes on. Nothing happens when the waiter has
+    /// gone.
+    pub fn finish(
         &mut self,
         waiter: u64,
         next: Result<Vec<Vec<String>>, String>,

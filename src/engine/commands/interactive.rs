@@ -1,5 +1,5 @@
-//! The tmux 3.3a commands zeropty does not have: the interactive modes, menus and prompts,
-//! locking and suspending clients, windows linked into several sessions, and
+//! The tmux 3.3a commands zeropty does not have: the interactive modes, menus and prompts
+//! (but `confirm-before`'s, in `client.rs`), locking and suspending clients, windows linked into several sessions, and
 //! access for other users. Each is in the command table with tmux's flags, argument counts and
 //! usage, so that command lines, configuration files and key bindings naming them parse as
 //! tmux parses them (`bind-key s choose-tree -Zs` binds; `choose-tree -Q` is a usage error),
@@ -9,7 +9,8 @@
 //! tmux would fail the same way; locking with no client attached has nothing to do and
 //! succeeds, as in tmux.
 //!
-//! The prompt history is here too: with no prompts it stays empty, so `show-prompt-history`
+//! The prompt history is here too: with no command prompt (confirm-before's single-key
+//! answers are not kept, as in tmux) it stays empty, so `show-prompt-history`
 //! prints tmux's empty history and `clear-prompt-history` has nothing to clear (tmux's
 //! `history-file` is not read).
 
@@ -73,7 +74,6 @@ pub(super) static COMMANDS: &[super::CommandDef] = &[
     crate::command_def!("clear-prompt-history", Some("clearphist"), "T:", 0, Some(0), "[-T type]", false, clear_prompt_history),
     unsupported!("clock-mode", None, "t:", 0, Some(0), "[-t target-pane]", MODES, PANE),
     unsupported!("command-prompt", None, "1bFkiI:Np:t:T:", 0, Some(1), "[-1bFkiN] [-I inputs] [-p prompts] [-t target-client] [-T type] [template]", MODES, CLIENT),
-    unsupported!("confirm-before", Some("confirm"), "bp:t:", 1, Some(1), "[-b] [-p prompt] [-t target-client] command", MODES, CLIENT),
     unsupported!("customize-mode", None, "F:f:Nt:Z", 0, Some(0), "[-NZ] [-F format] [-f filter] [-t target-pane]", MODES, PANE),
     unsupported!("display-menu", Some("menu"), "c:t:OT:x:y:", 1, None, "[-O] [-c target-client] [-t target-pane] [-T title] [-x position] [-y position] name key command ...", MODES, CLIENT_AND_PANE),
     unsupported!("display-panes", Some("displayp"), "bd:Nt:", 0, Some(1), "[-bN] [-d duration] [-t target-client] [template]", MODES, CLIENT),
