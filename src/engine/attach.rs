@@ -9,7 +9,9 @@
 //! the line), a status line like tmux's default one at the bottom, the pane's key, paste,
 //! focus and mouse modes, and the cursor. A message (display-message, an error of a command a
 //! key ran) takes the status line's place, the cursor hidden, until its time is up or a key
-//! is typed, as tmux shows one; unlike tmux, the pane above keeps drawing meanwhile. A client is drawn when something it shows may have
+//! is typed, as tmux shows one; unlike tmux, the pane above keeps drawing meanwhile. A
+//! prompt (confirm-before's question, `engine/prompt.rs`) takes it until a key answers it;
+//! a message shows over it. A client is drawn when something it shows may have
 //! changed (output of the pane it shows, any command, its own keys, the status line's clock),
 //! at most once per [`FRAME_INTERVAL_MS`], and only when the frame differs from the last one
 //! sent. The server asks for a frame only when the previous one has left, so a slow client
@@ -27,10 +29,14 @@
 //! line discipline applies. A read-only client runs only bindings of commands read-only
 //! clients may run (detach, switch) and sends no keys. While the scrollback view is open
 //! (`copy-mode`, `C-b [`), keys outside a binding move it (arrows, pages, `g`, `G`, `q`).
+//! A key first clears a message (or, with `display-message -N`, goes nowhere while it
+//! shows); while a prompt is asked, keys go to it before any table. Keys after one whose
+//! binding moved the client or ended its session are read where the client is then.
 //!
 //! Invariants: every client in the list is attached to a session that exists (a client whose
 //! session ends is detached, with `[exited]`, before it is drawn again);
-//! `Session::attached` is the number of clients on each session.
+//! `Session::attached` is the number of clients on each session; a request waiting on a
+//! client's prompt is released (declined) when that client leaves.
 
 use super::commands::FormatValues;
 use super::format;
