@@ -334,8 +334,13 @@ fn random_output(rng: &mut Rng) -> Vec<u8> {
         b"\x1b[6n",
         b"\x1bP$q m\x1b\\",
     ];
-    (0..1 + rng.below(6))
-        .flat_map(|_| PIECES[rng.below(PIECES.len())].to_vec())
+    pieces(rng, PIECES, 6)
+}
+
+/// One to `most` of `from`, drawn at random and joined.
+fn pieces(rng: &mut Rng, from: &[&[u8]], most: usize) -> Vec<u8> {
+    (0..1 + rng.below(most))
+        .flat_map(|_| from[rng.below(from.len())].to_vec())
         .collect()
 }
 
@@ -370,9 +375,7 @@ fn random_keys(rng: &mut Rng) -> Vec<u8> {
         b"\x7f",
         "é".as_bytes(),
     ];
-    (0..1 + rng.below(8))
-        .flat_map(|_| PIECES[rng.below(PIECES.len())].to_vec())
-        .collect()
+    pieces(rng, PIECES, 8)
 }
 
 /// The attached client of the run: a 30x8 terminal on the first session.
