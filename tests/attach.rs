@@ -550,8 +550,8 @@ fn detach_and_switch_client_commands() {
             "clients are never locked or suspended",
         ),
         (
-            &["command-prompt", "-t", name],
-            "no interactive modes, menus or prompts",
+            &["display-panes", "-t", name],
+            "no interactive modes or menus",
         ),
     ] {
         let o = env.zp(args);
@@ -990,7 +990,7 @@ fn status_messages_and_the_message_log_match_tmux() {
     // A command zeropty lacks, run by a key, says so in the product's own words.
     env.keys("z", &["C-b", "s"]);
     env.outer.wait_screen("z", "the refusal", |s| {
-        last_line(s).starts_with("zeropty: no interactive modes, menus or prompts;")
+        last_line(s).starts_with("zeropty: no interactive modes or menus;")
     });
 }
 
@@ -1139,4 +1139,186 @@ fn key_bindings_run_from_the_attached_client() {
         .wait_screen("a", "unbound keys reach the pane", |s| {
             s.lines().nth(1) == Some("^Baz^[[15~^A")
         });
+}
+
+/// The command prompt (`C-b :`, `C-b ,`, command-prompt from a script): what it shows while
+/// keys edit it, what its answers run, its history and its kinds of answer, each compared
+/// with tmux 3.3a's on the same keys.
+#[test]
+fn command_prompt_edits_and_runs_as_tmux_does() {
+    let env = Env::new("cprompt");
+    let twins = Twins::start(&env, "cat", 70, 20);
+    let same_prompt = |what: &str, shows: &str| {
+        let shows = shows.to_string();
+        let (t, z) = twins.wait_both(what, move |s| {
+            last_line(s).contains(&shows) && !last_line(s).contains("[work] ")
+        });
+        assert_eq!(last_line(&t), last_line(&z), "{what}");
+        let (t, z) = twins.cursors();
+        assert_eq!(t, z, "{what}: cursors");
+    };
+    // The outer terminal sometimes repeats a key typed in the first moments after both
+    // clients attach (tmux's client and zeropty's alike): let it settle first. Keys after
+    // the one that opens a prompt are typed once it shows: tmux queues a binding's command,
+    // so keys read with it reach the pane before the prompt is there.
+    std::thread::sleep(Duration::from_millis(1000));
+    // Typing and the emacs keys; Enter runs the line.
+    twins.keys(&["C-b", ":"]);
+    same_prompt("the empty prompt", ":");
+    twins.keys(&["xnew-window -d -n typed cat"]);
+    same_prompt("typed", "typed cat");
+    twins.keys(&[
+        "C-a", "C-d", "C-e", "M-b", "C-k", "dog", "Left", "Left", "BSpace",
+    ]);
+    same_prompt("edited", "new-window -d -n typed og");
+    twins.keys(&["C-u", "new-window -d -n typed cat", "Enter"]);
+    twins.wait_both("back", |s| attached(s, "work"));
+    assert_eq!(
+        twins.windows(),
+        ("prog\ntyped\n".into(), "prog\ntyped\n".into())
+    );
+    // The history brings the line back; Escape cancels.
+    twins.keys(&["C-b", ":"]);
+    same_prompt("asked again", ":");
+    twins.keys(&["Up"]);
+    same_prompt("from the history", "new-window -d -n typed cat");
+    twins.keys(&["Escape"]);
+    twins.wait_both("cancelled", |s| attached(s, "work"));
+    // Tab completes a command's name; a line longer than the row scrolls with the cursor.
+    twins.keys(&["C-b", ":"]);
+    same_prompt("asked for a completion", ":");
+    twins.keys(&["new-w", "Tab"]);
+    same_prompt("completed", ":new-window");
+    twins.keys(&[&"0123456789".repeat(8), "C-b", "C-b", "C-b"]);
+    same_prompt("scrolled", "0123456789");
+    twins.keys(&["C-c"]);
+    twins.wait_both("cancelled again", |s| attached(s, "work"));
+    // C-b , asks with the window's name; an answer with a space stays one argument.
+    twins.keys(&["C-b", ","]);
+    same_prompt("rename", "(rename-window) prog");
+    twins.keys(&["C-u", "my \"name\"", "Enter"]);
+    twins.wait_both("renamed", |s| attached(s, "work"));
+    let names = "my \"name\"\ntyped\n";
+    assert_eq!(twins.windows(), (names.into(), names.into()));
+    // vi keys: Escape enters command mode, drawn in message-command-style.
+    twins.both(&["set-option", "-g", "status-keys", "vi"]);
+    twins.keys(&["C-b", ":"]);
+    same_prompt("asked with vi keys", ":");
+    twins.keys(&["abc def"]);
+    same_prompt("typed with vi keys", "abc def");
+    // Escape alone: with another key after it, it would be Meta with that key.
+    twins.keys(&["Escape"]);
+    let command_mode = |target: &str| {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let screen = env.outer.screen(target, true);
+            if last_line(&screen).contains("\x1b[40m") || Instant::now() > deadline {
+                return last_line(&screen).to_string();
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
+    let (t, z) = (command_mode("t"), command_mode("z"));
+    assert!(t.contains("\x1b[40m"), "{t:?}");
+    assert_eq!(t, z);
+    twins.keys(&["0", "x", "w"]);
+    same_prompt("vi keys", ":bc def");
+    twins.keys(&["q"]);
+    twins.wait_both("vi cancelled", |s| attached(s, "work"));
+    twins.both(&["set-option", "-g", "status-keys", "emacs"]);
+    // A script's prompts: asked in turn with their inputs; the script waits and exits as
+    // tmux's does, answered or cancelled.
+    let args = [
+        "command-prompt",
+        "-p",
+        "first,second #{session_name}",
+        "-I",
+        "a,b",
+        "rename-window -t work:0 '%1-%2'",
+    ];
+    for (keys, code, name) in [
+        (["Enter", "Enter"], 0, "a-b"),
+        (["Enter", "Escape"], 0, "a-b"),
+    ] {
+        twins.both(&["rename-window", "-t", "work:0", "prog"]);
+        let mut t = twins.spawn_tmux(&args);
+        let mut z = spawn_zp(&env, &args);
+        same_prompt("the first prompt", "first a");
+        twins.keys(&[keys[0]]);
+        same_prompt("the second prompt", "second work b");
+        assert!(exited_within(&mut t, 200).is_none() && exited_within(&mut z, 1).is_none());
+        twins.keys(&[keys[1]]);
+        let codes = (exited_within(&mut t, 5000), exited_within(&mut z, 5000));
+        let codes = (
+            codes.0.and_then(|s| s.code()),
+            codes.1.and_then(|s| s.code()),
+        );
+        assert_eq!(codes, (Some(code), Some(code)), "{keys:?}");
+        let want = if keys[1] == "Enter" { name } else { "prog" };
+        let names = format!("{want}\ntyped\n");
+        assert_eq!(twins.windows(), (names.clone(), names), "{keys:?}");
+    }
+    // One character, a number (its first other key goes on to the pane), a key's name.
+    let rename = |flag: &str, keys: &[&str], want: &str| {
+        twins.both(&[
+            "command-prompt",
+            "-b",
+            flag,
+            "-p",
+            "answer",
+            "rename-window -t work:0 '%%'",
+        ]);
+        same_prompt(flag, "answer");
+        twins.keys(keys);
+        twins.wait_both(flag, |s| attached(s, "work"));
+        let names = format!("{want}\ntyped\n");
+        assert_eq!(twins.windows(), (names.clone(), names), "{flag}");
+    };
+    rename("-1", &["k"], "k");
+    rename("-N", &["1", "2", "z"], "12");
+    rename("-k", &["Up"], "Up");
+    let (t, z) = twins.wait_both("z in the pane", |s| {
+        s.lines().next().unwrap_or("").contains('z')
+    });
+    assert_eq!(t.lines().next(), z.lines().next());
+    // An incremental prompt runs its template as the answer changes, `=` before the text
+    // (`-` after C-r); Enter ends it without running it again.
+    twins.both(&[
+        "command-prompt",
+        "-i",
+        "-p",
+        "find",
+        "rename-window -t work:0 -- '%%'",
+    ]);
+    same_prompt("incremental", "find");
+    twins.keys(&["ab"]);
+    twins.wait_both("changed", |s| last_line(s).contains("find ab"));
+    let names = |want: &str| format!("{want}\ntyped\n");
+    twins.env.wait_zp(
+        &["list-windows", "-t", "work", "-F", "#{window_name}"],
+        &names("=ab"),
+    );
+    assert_eq!(twins.windows(), (names("=ab"), names("=ab")));
+    twins.keys(&["C-r"]);
+    twins.env.wait_zp(
+        &["list-windows", "-t", "work", "-F", "#{window_name}"],
+        &names("-ab"),
+    );
+    twins.keys(&["Enter"]);
+    twins.wait_both("incremental ended", |s| attached(s, "work"));
+    assert_eq!(twins.windows(), (names("-ab"), names("-ab")));
+    // The history as show-prompt-history prints it, then cleared.
+    let history = |args: &[&str]| {
+        let t = String::from_utf8(twins.tmux(args).stdout).unwrap();
+        (t, env.zp_ok(args))
+    };
+    let (t, z) = history(&["show-prompt-history"]);
+    assert_eq!(t, z);
+    assert!(z.contains("1: new-window -d -n typed cat\n"), "{z}");
+    twins.both(&["clear-prompt-history", "-T", "command"]);
+    let (t, z) = history(&["show-prompt-history", "-T", "command"]);
+    assert_eq!(
+        (t.as_str(), z.as_str()),
+        ("History for command:\n\n\n", "History for command:\n\n\n")
+    );
 }

@@ -2868,7 +2868,7 @@ fn commands_zeropty_lacks_parse_as_tmuxs_and_bind() {
     let z = zeropty_only("lacking");
     assert_eq!(z.run(&["new-session", "-d", "cat"]).code, Some(0));
     for (cmd, why) in [
-        ("choose-tree", "no interactive modes, menus or prompts"),
+        ("choose-tree", "no interactive modes or menus"),
         ("link-window", "a window is in one session at a time"),
         ("server-access", "only the server's own user may connect"),
     ] {

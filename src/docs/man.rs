@@ -828,24 +828,24 @@ const REFERENCE: &[ProseSection] = &[
              show as tmux shows them, but the pane under them keeps drawing (tmux freezes a \
              client's screen while a message shows). show-messages prints the message log, \
              without tmux's job and terminal summaries (-J, -T).",
+            "The command prompt (command-prompt, `C-b :`, `C-b ,`) edits as tmux's with the \
+             emacs or vi keys of status-keys and keeps tmux's history, but Tab completes only \
+             what the matches have in common (tmux offers a menu of several, or of windows).",
             "Every tmux command parses as tmux's, but these fail with `zeropty: REASON; COMMAND \
-             is not supported`: the interactive modes, menus and prompts (choose-tree, \
-             choose-client, customize-mode, clock-mode, find-window, command-prompt, \
+             is not supported`: the interactive modes and menus (choose-tree, \
+             choose-client, customize-mode, clock-mode, find-window, \
              display-menu, display-popup, display-panes), \
              lock-client, lock-server, lock-session, suspend-client, server-access, and \
              link-window (a window is in one session at a time, so unlink-window removes one \
              only with -k). Their targets are found first, as tmux finds them: with no client \
              attached, those acting on a client fail with tmux's `no current client`, and \
-             lock-server and lock-session have nothing to lock and succeed. With no command \
-             prompt (confirm-before's answers are not kept, as in tmux), show-prompt-history \
-             prints tmux's empty history.",
+             lock-server and lock-session have nothing to lock and succeed.",
             "Configuration errors are printed to the first client that runs a command (tmux \
              keeps them for the first client to attach and shows them in its pane).",
             "`default-backend` and `new-session -T` are zeropty's own.",
             "As in tmux, `run-shell` prints nothing on the client's output (its job's output is \
              not kept).",
-            "Choose modes (`choose-buffer`), the command prompt, copy mode and the marked pane \
-             are not there.",
+            "Choose modes (`choose-buffer`), copy mode and the marked pane are not there.",
             "Programs see ZEROPTY and ZEROPTY_PANE, not TMUX and TMUX_PANE, and sockets live in \
              zeropty-UID, not tmux-UID, so zeropty and tmux run side by side.",
         ],
@@ -1416,15 +1416,15 @@ const COMMAND_DOCS: &[CommandDoc] = &[
     CommandDoc {
         name: "choose-client",
         about: "In tmux, a mode to choose a client from a list. zeropty does not have it: it parses \
-                as tmux's and fails with `zeropty: no interactive modes, menus or prompts; \
+                as tmux's and fails with `zeropty: no interactive modes or menus; \
                 choose-client is not supported`.",
         flags: &[('F', NOT_HERE), ('f', NOT_HERE), ('K', NOT_HERE), ('N', NOT_HERE), ('O', NOT_HERE), ('r', NOT_HERE), ('t', NOT_HERE), ('Z', NOT_HERE)],
     },
     CommandDoc {
         name: "choose-tree",
         about: "In tmux, a mode to choose a session, window or pane from a tree. zeropty does not \
-                have it: it parses as tmux's and fails with `zeropty: no interactive modes, menus or \
-                prompts; choose-tree is not supported`.",
+                have it: it parses as tmux's and fails with `zeropty: no interactive modes or \
+                menus; choose-tree is not supported`.",
         flags: &[('F', NOT_HERE), ('f', NOT_HERE), ('G', NOT_HERE), ('K', NOT_HERE), ('N', NOT_HERE), ('O', NOT_HERE), ('r', NOT_HERE), ('s', NOT_HERE), ('t', NOT_HERE), ('w', NOT_HERE), ('Z', NOT_HERE)],
     },
     CommandDoc {
@@ -1434,8 +1434,7 @@ const COMMAND_DOCS: &[CommandDoc] = &[
     },
     CommandDoc {
         name: "clear-prompt-history",
-        about: "Clears the prompts' history, which with no prompts is always empty; a bad type \
-                fails as in tmux.",
+        about: "Clear the prompts' history: every type's, or one.",
         flags: &[(
             'T',
             "Only this type: command, search, target or window-target.",
@@ -1444,16 +1443,36 @@ const COMMAND_DOCS: &[CommandDoc] = &[
     CommandDoc {
         name: "clock-mode",
         about: "In tmux, shows a clock in a pane. zeropty does not have it: it parses as tmux's and \
-                fails with `zeropty: no interactive modes, menus or prompts; clock-mode is not \
+                fails with `zeropty: no interactive modes or menus; clock-mode is not \
                 supported`.",
         flags: &[('t', NOT_HERE)],
     },
     CommandDoc {
         name: "command-prompt",
-        about: "In tmux, opens the command prompt on a client. zeropty does not have it: it parses \
-                as tmux's and fails with `zeropty: no interactive modes, menus or prompts; \
-                command-prompt is not supported`.",
-        flags: &[('1', NOT_HERE), ('b', NOT_HERE), ('F', NOT_HERE), ('k', NOT_HERE), ('i', NOT_HERE), ('I', NOT_HERE), ('N', NOT_HERE), ('p', NOT_HERE), ('t', NOT_HERE), ('T', NOT_HERE)],
+        about: "Ask on a client's status line for a command (`C-b :`) or for the answers a \
+                template takes. Each prompt asks in turn; its answer goes into the template \
+                (`%1` by default) as `%1`, `%2`, ... or the next `%%` (`%%%` escapes it for \
+                double quotes), and the template runs as that client. Keys edit as tmux's \
+                (status-keys emacs or vi): Enter answers, Escape, C-c or C-g cancel, Up and \
+                Down go through the history of the prompt's type, Tab completes a command, \
+                option, layout or session name. A script's request waits until the prompt \
+                ends and then runs what the answers make (a key binding's does not wait). \
+                Nothing happens while the client shows a prompt.",
+        flags: &[
+            ('1', "Answer with one key."),
+            ('b', "Do not wait for the answer."),
+            ('F', "Expand the template as a format first."),
+            ('k', "Answer with the name of the next key."),
+            ('i', "Run the template as the answer changes, with `=`, `-` (C-r) or `+` (C-s) \
+                   before it; Enter ends it and runs nothing."),
+            ('I', "The prompts' initial inputs, comma-separated, expanded as formats."),
+            ('N', "Digits only: the first other key answers and goes on as a key."),
+            ('p', "The prompts, comma-separated, expanded as formats (a space is added); \
+                   without, `:` or `(NAME)` after the template's first word."),
+            ('t', "The client to ask."),
+            ('T', "The prompt's type (command, search, target, window-target), which chooses \
+                   its history and completions."),
+        ],
     },
     CommandDoc {
         name: "confirm-before",
@@ -1490,8 +1509,8 @@ const COMMAND_DOCS: &[CommandDoc] = &[
     CommandDoc {
         name: "customize-mode",
         about: "In tmux, a mode to browse and change options and key bindings. zeropty does not have \
-                it: it parses as tmux's and fails with `zeropty: no interactive modes, menus or \
-                prompts; customize-mode is not supported`.",
+                it: it parses as tmux's and fails with `zeropty: no interactive modes or \
+                menus; customize-mode is not supported`.",
         flags: &[('F', NOT_HERE), ('f', NOT_HERE), ('N', NOT_HERE), ('t', NOT_HERE), ('Z', NOT_HERE)],
     },
     CommandDoc {
@@ -1522,7 +1541,7 @@ const COMMAND_DOCS: &[CommandDoc] = &[
     CommandDoc {
         name: "display-menu",
         about: "In tmux, shows a menu on a client. zeropty does not have it: it parses as tmux's and \
-                fails with `zeropty: no interactive modes, menus or prompts; display-menu is not \
+                fails with `zeropty: no interactive modes or menus; display-menu is not \
                 supported`.",
         flags: &[('c', NOT_HERE), ('t', NOT_HERE), ('O', NOT_HERE), ('T', NOT_HERE), ('x', NOT_HERE), ('y', NOT_HERE)],
     },
@@ -1570,21 +1589,21 @@ const COMMAND_DOCS: &[CommandDoc] = &[
     CommandDoc {
         name: "display-panes",
         about: "In tmux, shows each pane's number on a client. zeropty does not have it: it parses \
-                as tmux's and fails with `zeropty: no interactive modes, menus or prompts; \
+                as tmux's and fails with `zeropty: no interactive modes or menus; \
                 display-panes is not supported`.",
         flags: &[('b', NOT_HERE), ('d', NOT_HERE), ('N', NOT_HERE), ('t', NOT_HERE)],
     },
     CommandDoc {
         name: "display-popup",
         about: "In tmux, shows a popup running a command on a client. zeropty does not have it: it \
-                parses as tmux's and fails with `zeropty: no interactive modes, menus or prompts; \
+                parses as tmux's and fails with `zeropty: no interactive modes or menus; \
                 display-popup is not supported`.",
         flags: &[('B', NOT_HERE), ('b', NOT_HERE), ('C', NOT_HERE), ('c', NOT_HERE), ('d', NOT_HERE), ('e', NOT_HERE), ('E', NOT_HERE), ('h', NOT_HERE), ('s', NOT_HERE), ('S', NOT_HERE), ('t', NOT_HERE), ('T', NOT_HERE), ('w', NOT_HERE), ('x', NOT_HERE), ('y', NOT_HERE)],
     },
     CommandDoc {
         name: "find-window",
         about: "In tmux, a mode listing the windows that match a string. zeropty does not have it: \
-                it parses as tmux's and fails with `zeropty: no interactive modes, menus or prompts; \
+                it parses as tmux's and fails with `zeropty: no interactive modes or menus; \
                 find-window is not supported`.",
         flags: &[('C', NOT_HERE), ('i', NOT_HERE), ('N', NOT_HERE), ('r', NOT_HERE), ('t', NOT_HERE), ('T', NOT_HERE), ('Z', NOT_HERE)],
     },
@@ -2373,8 +2392,8 @@ const COMMAND_DOCS: &[CommandDoc] = &[
     },
     CommandDoc {
         name: "show-prompt-history",
-        about: "Shows the prompts' history, by type, as tmux prints it. zeropty has no prompts, \
-                so each history is empty.",
+        about: "Print the answers given at prompts, by type and oldest first, as tmux prints \
+                them; at most prompt-history-limit of each type are kept.",
         flags: &[(
             'T',
             "Only this type: command, search, target or window-target.",

@@ -43,7 +43,7 @@ use super::format;
 use super::key_bindings::Binding;
 use super::keys::{self, Key, KeyModes};
 use super::options::Value;
-use super::prompt::{self, Prompt, PromptAction};
+use super::prompt::Prompt;
 use super::target::Found;
 use super::{Ctx, Engine, Request};
 use crate::protocol::ClientTerminal;
@@ -184,7 +184,7 @@ pub struct Client {
     view: Option<View>,
     message: Option<Shown>,
     /// A question waiting for a key (confirm-before); a message shows over it.
-    prompt: Option<Prompt>,
+    pub(super) prompt: Option<Prompt>,
     dirty: bool,
     last_draw: Option<u64>,
     last_frame: Vec<u8>,
@@ -202,7 +202,7 @@ pub struct Clients {
     next_status: u64,
     /// Clients whose prompt a request waits on, with that request's client: a client that
     /// leaves declines its prompt, so the request does not wait for ever.
-    prompt_waiters: Vec<(u64, u64)>,
+    pub(super) prompt_waiters: Vec<(u64, u64)>,
     /// When each session was last attached, switched to or typed in, as a sequence number:
     /// sessions' activity times are whole seconds, and tmux tells apart events within one.
     session_seq: std::collections::HashMap<u32, u64>,
@@ -223,6 +223,21 @@ impl Clients {
 
     pub fn get(&self, conn: u64) -> Option<&Client> {
         self.list.iter().find(|c| c.conn == conn)
+    }
+
+    /// Puts a prompt on a client (clearing its message) or takes it off; the prompt it had.
+    /// `None` when there is no such client.
+    pub(super) fn replace_prompt(
+        &mut self,
+        conn: u64,
+        new: Option<Prompt>,
+    ) -> Option<Option<Prompt>> {
+        let c = self.get_mut(conn)?;
+        if new.is_some() {
+            c.message = None;
+        }
+        c.dirty = true;
+        Some(std::mem::replace(&mut c.prompt, new))
     }
 
     fn get_mut(&mut self, conn: u64) -> Option<&mut Client> {
@@ -262,7 +277,13 @@ impl Clients {
 impl Engine {
     /// An option as session `si` (window `wi` of it, for window options) sees it: its own
     /// value, else the global one, else `default`.
-    fn option_or(&self, si: Option<usize>, wi: Option<usize>, name: &str, default: &str) -> String {
+    pub(super) fn option_or(
+        &self,
+        si: Option<usize>,
+        wi: Option<usize>,
+        name: &str,
+        default: &str,
+    ) -> String {
         let session = si.map(|i| &self.sessions[i]);
         let value = match (session, wi) {
             (Some(s), Some(w)) => self.options.pane_value(Some(&s.windows[w]), name),
@@ -274,7 +295,7 @@ impl Engine {
             .map_or_else(|| default.to_string(), str::to_string)
     }
 
-    fn session_index(&self, id: u32) -> Option<usize> {
+    pub(super) fn session_index(&self, id: u32) -> Option<usize> {
         self.sessions.iter().position(|s| s.id == id)
     }
 
@@ -533,67 +554,6 @@ impl Engine {
             session: si,
             window: self.sessions[si].current,
         })
-    }
-
-    /// Asks a client a question on its status line, in place of any message or prompt it
-    /// showed (a prompt replaced is declined).
-    pub fn set_prompt(&mut self, conn: u64, new: Prompt) {
-        let Some(c) = self.clients.get_mut(conn) else {
-            return;
-        };
-        c.message = None;
-        c.dirty = true;
-        let PromptAction::Confirm { waiter, .. } = &new.action;
-        let waiter = *waiter;
-        if let Some(old) = c.prompt.replace(new) {
-            self.end_prompt(conn, old, prompt::Answer::Nothing);
-        }
-        if let Some(waiter) = waiter {
-            self.clients.prompt_waiters.push((conn, waiter));
-        }
-    }
-
-    /// A prompt was answered (or declined): what it was for happens.
-    fn end_prompt(&mut self, conn: u64, ended: Prompt, answer: prompt::Answer) {
-        let PromptAction::Confirm { commands, waiter } = ended.action;
-        let yes = prompt::confirms(answer);
-        let cmds = if yes {
-            super::commands::command_lines(self, &commands)
-        } else {
-            Ok(Vec::new())
-        };
-        match waiter {
-            Some(waiter) => {
-                self.clients
-                    .prompt_waiters
-                    .retain(|&(c, w)| (c, w) != (conn, waiter));
-                // As tmux's, the waiting client exits 0 only when the answer confirms. It
-                // goes on once the command that ended the prompt is done.
-                self.waits
-                    .finish(waiter, cmds, Some(if yes { 0 } else { 1 }));
-            }
-            None => {
-                if let (true, Ok(cmds)) = (yes, cmds) {
-                    self.run_for_client(conn, cmds);
-                }
-            }
-        }
-    }
-
-    /// A key typed while a client's prompt waits goes to the prompt.
-    fn prompt_key(&mut self, conn: u64, key: &[u8]) {
-        let answer = prompt::single_key_answer(key);
-        if answer == prompt::Answer::Ignored {
-            return;
-        }
-        let Some(c) = self.clients.get_mut(conn) else {
-            return;
-        };
-        c.dirty = true;
-        if let Some(ended) = c.prompt.take() {
-            self.end_prompt(conn, ended, answer);
-            self.resume_ready();
-        }
     }
 
     /// Sets the key table a client's next key is looked up in (switch-client -T).
@@ -950,12 +910,18 @@ impl Engine {
             let rest = &bytes[i..];
             if c.prompt.is_some() && !c.readonly {
                 let n = key_len(rest);
-                i += n;
                 self.send_forward(conn, &mut forward);
-                self.prompt_key(conn, &rest[..n]);
+                let passed = self.prompt_key(conn, &rest[..n]);
                 (si, prefixes) = self.input_place(conn);
-                continue;
+                if !passed {
+                    i += n;
+                    continue;
+                }
             }
+            // A key a numeric prompt ended with goes on as a key, as in tmux.
+            let Some(c) = self.clients.get_mut(conn) else {
+                return;
+            };
             if c.pasting {
                 // Pasted text is never a key binding; it ends at the terminal's end marker.
                 let marker = find(rest, PASTE_END);
@@ -1091,7 +1057,7 @@ impl Engine {
     }
 
     /// The key modes of the pane a client shows, which its terminal follows.
-    fn client_key_modes(&self, conn: u64) -> KeyModes {
+    pub(super) fn client_key_modes(&self, conn: u64) -> KeyModes {
         let pane = self
             .clients
             .get(conn)
@@ -1162,7 +1128,7 @@ impl Engine {
     }
 
     /// Runs commands as a key binding of this client would: errors show on its status line.
-    fn run_for_client(&mut self, conn: u64, cmds: Vec<Vec<String>>) {
+    pub(super) fn run_for_client(&mut self, conn: u64, cmds: Vec<Vec<String>>) {
         let mut env = std::collections::BTreeMap::new();
         if let Some(pane) = self.client_pane(conn) {
             env.insert("ZEROPTY_PANE".to_string(), format!("%{pane}"));
@@ -1420,18 +1386,58 @@ impl Engine {
         push_fill(out, &base, cols - used);
     }
 
-    /// A prompt as tmux's `status_prompt_redraw` draws one: its text as a styled message's,
-    /// then the cursor as a cell in reverse video where the answer goes; that cell's column.
+    /// A prompt as tmux's `status_prompt_redraw` draws one: its text as a styled message's
+    /// (in `message-command-style` in vi's command mode), then what has been typed, scrolled
+    /// so the cursor shows, the cursor's cell in reverse video; that cell's column.
     fn push_prompt(&self, out: &mut Vec<u8>, si: usize, cols: u32, p: &Prompt) -> u32 {
-        let base = self.message_style(si);
-        let cursor = push_text(out, &base, &p.text, true, cols);
-        let mut used = cursor;
-        if used < cols {
+        let base = if p.editor.vi_command {
+            style_sgr(&self.option_or(
+                Some(si),
+                None,
+                "message-command-style",
+                "bg=black,fg=yellow",
+            ))
+        } else {
+            self.message_style(si)
+        };
+        let start = push_text(out, &base, &p.text, true, cols);
+        let left = cols - start;
+        let (chars, index) = p.editor.chars();
+        let width_to = |n: usize| chars[..n].iter().map(|&c| char_width(c)).sum::<u32>();
+        let (cursor, all) = (width_to(index), width_to(chars.len()));
+        let (offset, room) = if cursor >= left {
+            (cursor + 1 - left, left)
+        } else {
+            (0, all.min(left))
+        };
+        let mut used = start;
+        let mut width = 0;
+        let mut drawn = chars.len();
+        for (i, &c) in chars.iter().enumerate() {
+            let w = char_width(c);
+            if width < offset {
+                width += w;
+                continue;
+            }
+            if width >= offset + room || width + w > offset + room {
+                drawn = i;
+                break;
+            }
+            width += w;
+            let cell = c.to_string();
+            if i == index {
+                out.extend_from_slice(format!("\x1b[7m{cell}\x1b[27m").as_bytes());
+            } else {
+                out.extend_from_slice(cell.as_bytes());
+            }
+            used += w;
+        }
+        if used < cols && index >= drawn {
             out.extend_from_slice(format!("{base}\x1b[7m \x1b[27m").as_bytes());
             used += 1;
         }
         push_fill(out, &base, cols - used);
-        cursor.min(cols - 1)
+        (start + index as u32).saturating_sub(offset).min(cols - 1)
     }
 
     /// The SGR sequence of the session's `message-style`.

@@ -413,8 +413,8 @@ fn check_keys(e: &mut Engine, asking: &mut Asking, keys: &[u8], step: &str) {
     check_listing(e, &shown);
 }
 
-/// The clients whose request waits on a question (confirm-before): declined, it exits 1
-/// with nothing said, as tmux's does.
+/// The clients whose request waits on a question (confirm-before, command-prompt):
+/// declined, or its client gone, it exits 1 with nothing said, as tmux's confirm-before does.
 type Asking = std::collections::HashSet<u64>;
 
 /// Checks the replies to requests that waited.
@@ -511,7 +511,9 @@ fn check_line(
     step: &str,
 ) {
     let shown = format!("{argv:?} from {client:?} at {step}");
-    let asks = argv.iter().any(|a| a.starts_with("confirm"));
+    let asks = argv
+        .iter()
+        .any(|a| a.starts_with("confirm") || a == "command-prompt");
     let start = Instant::now();
     let reply = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| submit(e, argv, client)))
         .unwrap_or_else(|_| panic!("the engine panicked on {shown}"));

@@ -9,7 +9,7 @@
 //! module parses and folds such a string; it keeps no state and touches nothing.
 
 /// The five layouts tmux arranges panes in, in its order (`next-layout` cycles them).
-const PRESETS: [&str; 5] = [
+pub const PRESETS: [&str; 5] = [
     "even-horizontal",
     "even-vertical",
     "main-horizontal",

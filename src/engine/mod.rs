@@ -15,6 +15,7 @@
 
 pub mod attach;
 pub mod buffers;
+mod client_prompt;
 pub mod cmdline;
 pub mod cold;
 pub mod commands;
@@ -183,6 +184,8 @@ pub struct Engine {
     pub clients: attach::Clients,
     /// The commands run and messages shown since the server started (`show-messages`).
     pub messages: messages::MessageLog,
+    /// The answers typed at prompts, per prompt type (`show-prompt-history`).
+    pub prompt_history: prompt::PromptHistory,
     /// The key whose binding's commands are running, for the message log.
     binding_key: Option<keys::Key>,
     /// What keys typed on clients run.
@@ -250,6 +253,7 @@ impl Engine {
             buffers: buffers::Buffers::new(),
             clients: attach::Clients::default(),
             messages: messages::MessageLog::default(),
+            prompt_history: prompt::PromptHistory::default(),
             binding_key: None,
             key_tables: key_bindings::KeyTables::default(),
             waits: wait::Waits::default(),
@@ -425,19 +429,24 @@ impl Engine {
             return;
         };
         if self.clients.is_attached(conn) {
-            // The product's name stays as it is written.
-            let mut text = error.to_string();
-            match text.get(..1) {
-                Some(first) if !text.starts_with("zeropty:") => {
-                    text.replace_range(..1, &first.to_ascii_uppercase());
-                }
-                _ => {}
-            }
-            self.show_message(conn, attach::StatusMessage::error(text));
+            self.show_error(conn, error);
         } else {
             let name = self.request_client_name(req);
             self.log_message(format!("{name} message: {error}"));
         }
+    }
+
+    /// Shows an error on an attached client's status line, capitalised as tmux shows it.
+    fn show_error(&mut self, conn: u64, error: &str) {
+        // The product's name stays as it is written.
+        let mut text = error.to_string();
+        match text.get(..1) {
+            Some(first) if !text.starts_with("zeropty:") => {
+                text.replace_range(..1, &first.to_ascii_uppercase());
+            }
+            _ => {}
+        }
+        self.show_message(conn, attach::StatusMessage::error(text));
     }
 
     /// How the message log names a request's client (tmux's `c->name`): by its terminal

@@ -1460,6 +1460,60 @@ fn confirm_before_waits_for_the_answer() {
     assert_eq!(names(&mut e), "yes\n");
 }
 
+/// The command prompt from a key binding runs what is typed as the client (an error shows
+/// on its status line); a script's prompt waits, and what its answer runs is the script's
+/// (its output reaches it); a client that leaves releases the script.
+#[test]
+fn command_prompt_runs_the_answer_as_its_asker() {
+    let (mut e, world) = attached_engine();
+    let names = |e: &mut Engine| ok(e, &["list-windows", "-F", "#{window_name}"]);
+    let frame = |e: &mut Engine| {
+        world.borrow_mut().now += super::attach::FRAME_INTERVAL_MS;
+        String::from_utf8(e.client_frame(7).unwrap_or_default()).unwrap()
+    };
+    e.client_input(7, b"\x02:rename-window typed\r");
+    assert_eq!(names(&mut e), "typed\n");
+    e.client_input(7, b"\x02:nosuch\r");
+    assert!(frame(&mut e).contains("Unknown command: n"));
+    e.client_input(7, b"\x02:\x1b[A\x1b[A\x01\x06\x06\x06\x06\x06\x06\x0b\r");
+    assert_eq!(
+        names(&mut e),
+        "typed\n",
+        "the history went back twice: rename- cut"
+    );
+    let history = ok(&mut e, &["show-prompt-history", "-T", "command"]);
+    assert_eq!(
+        history,
+        "History for command:\n\n1: rename-window typed\n2: nosuch\n3: rename\n\n"
+    );
+    let asked = submit(
+        &mut e,
+        8,
+        &[
+            "command-prompt",
+            "-p",
+            "name,then",
+            "rename-window '%1'; display-message -p '%2'",
+        ],
+    );
+    assert_eq!(asked, None, "waits for the answers");
+    assert!(frame(&mut e).contains("name "));
+    e.client_input(7, b"first\rsecond\r");
+    let finished = e.take_finished();
+    assert_eq!(finished.len(), 1);
+    assert_eq!((finished[0].0, finished[0].1.code), (8, 0));
+    assert_eq!(finished[0].1.out, b"second\n");
+    assert_eq!(names(&mut e), "first\n");
+    assert_eq!(
+        submit(&mut e, 8, &["command-prompt", "rename-window gone"]),
+        None
+    );
+    e.client_gone(7);
+    e.clients_tick();
+    assert_eq!(e.take_finished()[0].1.code, 1);
+    assert_eq!(names(&mut e), "first\n");
+}
+
 /// Keys typed after one whose binding ends the client's session, in the same read, are read
 /// where the client is then (the engine used to look them up in the session that ended, and
 /// panicked).

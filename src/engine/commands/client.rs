@@ -1,5 +1,5 @@
 //! Client commands: attach-session, detach-client, switch-client, list-clients, show-messages,
-//! confirm-before, and wait-for (the command whose reply waits).
+//! and wait-for (the command whose reply waits).
 //!
 //! A client is a connection with a terminal attached to a session (`crate::engine::attach`);
 //! commands that name none act on the current client as tmux's do: the one the command came
@@ -9,9 +9,7 @@ use super::{absolute, pane_id_at, resolve, words, FormatValues};
 use crate::engine::attach::{AttachFlags, Client};
 use crate::engine::cmdline::Args;
 use crate::engine::format::{self, Item, Scope, Values, Zone};
-use crate::engine::jobs::CONFIG_CLIENT;
 use crate::engine::messages::Message;
-use crate::engine::prompt::{Prompt, PromptAction};
 use crate::engine::target::{self, Found, Kind};
 use crate::engine::{Ctx, Engine};
 
@@ -25,16 +23,6 @@ pub(super) static COMMANDS: &[super::CommandDef] = &[
         "[-dErx] [-c working-directory] [-f flags] [-t target-session]",
         true,
         attach_session
-    ),
-    crate::command_def!(
-        "confirm-before",
-        Some("confirm"),
-        "bp:t:",
-        1,
-        Some(1),
-        "[-b] [-p prompt] [-t target-client] command",
-        false,
-        confirm_before
     ),
     crate::command_def!(
         "copy-mode",
@@ -371,36 +359,6 @@ fn switch_client(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), S
 }
 
 const LIST_CLIENTS_TEMPLATE: &str = "#{client_name}: #{session_name} [#{client_width}x#{client_height} #{client_termname}] #{?#{!=:#{client_uid},#{uid}},[user #{?client_user,#{client_user},#{client_uid},}] ,}#{?client_flags,(,}#{client_flags}#{?client_flags,),}";
-
-/// confirm-before: asks on a client's status line whether to run a command, as tmux does
-/// (`Confirm 'NAME'? (y/n)`, or `-p`'s prompt expanded as a format); `y` runs it as that
-/// client. The request waits for the answer (unless `-b`, or when it is a key binding's)
-/// and exits 1 when the answer declines.
-fn confirm_before(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
-    let conn = e.find_client(ctx, args.get('t'))?;
-    let commands = words(args).remove(0);
-    let parsed = super::options::command_lines(e, &commands)?;
-    let prompt = match args.get('p') {
-        Some(p) => format!("{p} "),
-        None => {
-            let first = parsed.first().and_then(|argv| argv.first());
-            let name = first
-                .and_then(|n| super::find(n).ok())
-                .map_or("", |d| d.name);
-            format!("Confirm '{name}'? (y/n) ")
-        }
-    };
-    let values = FormatValues::new(e, e.client_place(conn));
-    let text = format::expand_time(&prompt, &values, e.host.wall_time());
-    // Attached clients' requests are key bindings', which do not wait.
-    let waiter = ctx
-        .waiter()
-        .filter(|&w| !args.has('b') && !e.clients.is_attached(w) && w != CONFIG_CLIENT);
-    let action = PromptAction::Confirm { commands, waiter };
-    e.set_prompt(conn, Prompt { text, action });
-    ctx.suspended = waiter.is_some();
-    Ok(())
-}
 
 const SHOW_MESSAGES_TEMPLATE: &str = "#{t/p:message_time}: #{message_text}";
 

@@ -1,6 +1,5 @@
-//! The tmux 3.3a commands zeropty does not have: the interactive modes, menus and prompts
-//! (but `confirm-before`'s, in `client.rs`), locking and suspending clients, windows linked into several sessions, and
-//! access for other users. Each is in the command table with tmux's flags, argument counts and
+//! The tmux 3.3a commands zeropty does not have: the interactive modes and menus, locking
+//! and suspending clients, windows linked into several sessions, and access for other users. Each is in the command table with tmux's flags, argument counts and
 //! usage, so that command lines, configuration files and key bindings naming them parse as
 //! tmux parses them (`bind-key s choose-tree -Zs` binds; `choose-tree -Q` is a usage error),
 //! `list-commands` lists what tmux lists, and running one fails with a message saying why it
@@ -8,18 +7,13 @@
 //! client, its target) is found first, so a script sees tmux's `no current client` where
 //! tmux would fail the same way; locking with no client attached has nothing to do and
 //! succeeds, as in tmux.
-//!
-//! The prompt history is here too: with no command prompt (confirm-before's single-key
-//! answers are not kept, as in tmux) it stays empty, so `show-prompt-history`
-//! prints tmux's empty history and `clear-prompt-history` has nothing to clear (tmux's
-//! `history-file` is not read).
 
 use crate::engine::cmdline::Args;
 use crate::engine::target::{self, Kind};
 use crate::engine::{Ctx, Engine};
 
 /// Why each group of commands is missing.
-const MODES: &str = "no interactive modes, menus or prompts";
+const MODES: &str = "no interactive modes or menus";
 const LOCKS: &str = "clients are never locked or suspended";
 const LINKS: &str = "a window is in one session at a time";
 const ACCESS: &str = "only the server's own user may connect";
@@ -71,9 +65,7 @@ macro_rules! unsupported {
 pub(super) static COMMANDS: &[super::CommandDef] = &[
     unsupported!("choose-client", None, "F:f:K:NO:rt:Z", 0, Some(1), "[-NrZ] [-F format] [-f filter] [-K key-format] [-O sort-order] [-t target-pane] [template]", MODES, PANE),
     unsupported!("choose-tree", None, "F:f:GK:NO:rst:wZ", 0, Some(1), "[-GNrswZ] [-F format] [-f filter] [-K key-format] [-O sort-order] [-t target-pane] [template]", MODES, PANE),
-    crate::command_def!("clear-prompt-history", Some("clearphist"), "T:", 0, Some(0), "[-T type]", false, clear_prompt_history),
     unsupported!("clock-mode", None, "t:", 0, Some(0), "[-t target-pane]", MODES, PANE),
-    unsupported!("command-prompt", None, "1bFkiI:Np:t:T:", 0, Some(1), "[-1bFkiN] [-I inputs] [-p prompts] [-t target-client] [-T type] [template]", MODES, CLIENT),
     unsupported!("customize-mode", None, "F:f:Nt:Z", 0, Some(0), "[-NZ] [-F format] [-f filter] [-t target-pane]", MODES, PANE),
     unsupported!("display-menu", Some("menu"), "c:t:OT:x:y:", 1, None, "[-O] [-c target-client] [-t target-pane] [-T title] [-x position] [-y position] name key command ...", MODES, CLIENT_AND_PANE),
     unsupported!("display-panes", Some("displayp"), "bd:Nt:", 0, Some(1), "[-bN] [-d duration] [-t target-client] [template]", MODES, CLIENT),
@@ -84,7 +76,6 @@ pub(super) static COMMANDS: &[super::CommandDef] = &[
     crate::command_def!("lock-server", Some("lock"), "", 0, Some(0), "", false, lock_server),
     crate::command_def!("lock-session", Some("locks"), "t:", 0, Some(0), "[-t target-session]", false, lock_session),
     unsupported!("server-access", None, "adlrw", 0, Some(1), "[-adlrw] [-t target-pane] [user]", ACCESS, NOTHING),
-    crate::command_def!("show-prompt-history", Some("showphist"), "T:", 0, Some(0), "[-T type]", false, show_prompt_history),
     unsupported!("suspend-client", Some("suspendc"), "t:", 0, Some(0), "[-t target-client]", LOCKS, CLIENT),
 ];
 
@@ -124,31 +115,4 @@ fn lock_session(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), St
         return Ok(());
     }
     refuse("lock-session", LOCKS)
-}
-
-/// tmux's prompt types, in its order (status.c).
-const PROMPT_TYPES: &[&str] = &["command", "search", "target", "window-target"];
-
-/// The prompt types `-T` names: all of them without it.
-fn prompt_types(args: &Args) -> Result<&'static [&'static str], String> {
-    match args.get('T') {
-        None => Ok(PROMPT_TYPES),
-        Some(t) => PROMPT_TYPES
-            .iter()
-            .position(|p| *p == t)
-            .map(|i| &PROMPT_TYPES[i..=i])
-            .ok_or_else(|| format!("invalid type: {t}")),
-    }
-}
-
-fn show_prompt_history(_: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
-    for t in prompt_types(args)? {
-        ctx.print(&format!("History for {t}:\n"));
-        ctx.print("");
-    }
-    Ok(())
-}
-
-fn clear_prompt_history(_: &mut Engine, _: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
-    prompt_types(args).map(|_| ())
 }

@@ -16,6 +16,7 @@ mod key_bindings;
 mod layout;
 mod options;
 mod pane;
+mod prompts;
 mod server;
 mod session;
 mod shell;
@@ -92,6 +93,7 @@ pub fn all() -> &'static [&'static CommandDef] {
             .chain(client::COMMANDS)
             .chain(key_bindings::COMMANDS)
             .chain(interactive::COMMANDS)
+            .chain(prompts::COMMANDS)
             .chain(options::COMMANDS)
             .chain(environment::COMMANDS)
             .chain(shell::COMMANDS)
