@@ -1322,3 +1322,54 @@ fn command_prompt_edits_and_runs_as_tmux_does() {
         ("History for command:\n\n\n", "History for command:\n\n\n")
     );
 }
+
+/// What commands run by keys print shows in place of the pane (tmux's view mode): `C-b ?`'s
+/// list from its first line, pages, more output below, long lines cut into rows, `q` back.
+#[test]
+fn output_of_commands_run_by_keys_shows_as_tmux_shows_it() {
+    let env = Env::new("viewmode");
+    let twins = Twins::start(&env, "cat", 70, 20);
+    std::thread::sleep(Duration::from_millis(1000));
+    let rows = |screen: &str| -> Vec<String> {
+        let lines: Vec<&str> = screen.lines().collect();
+        lines[..lines.len() - 1]
+            .iter()
+            .map(|l| l.to_string())
+            .collect()
+    };
+    let same_view = |what: &str, f: &dyn Fn(&str) -> bool| {
+        let (t, z) = twins.wait_both(what, f);
+        assert_eq!(rows(&t), rows(&z), "{what}");
+    };
+    let mode = || {
+        let args = ["display-message", "-p", "-t", "work", "#{pane_mode}"];
+        (
+            String::from_utf8(twins.tmux(&args).stdout).unwrap(),
+            env.zp_ok(&args),
+        )
+    };
+    twins.keys(&["C-b", "?"]);
+    same_view("the list of keys", &|s| s.starts_with("C-b C-b"));
+    assert_eq!(mode(), ("view-mode\n".into(), "view-mode\n".into()));
+    twins.keys(&["NPage"]);
+    same_view("a page down", &|s| !s.starts_with("C-b C-b"));
+    twins.keys(&["q"]);
+    twins.wait_both("back", |s| !s.contains("C-b"));
+    assert_eq!(mode(), ("\n".into(), "\n".into()));
+    // More output adds to what shows; a long line is cut into rows.
+    twins.keys(&["C-b", ":"]);
+    twins.wait_both("the prompt", |s| last_line(s).starts_with(':'));
+    twins.keys(&["display-message -p 'first line'", "Enter"]);
+    same_view("one line", &|s| s.starts_with("first line"));
+    twins.keys(&["C-b", ":"]);
+    twins.wait_both("the prompt again", |s| last_line(s).starts_with(':'));
+    let long = format!("display-message -p '{}'", "0123456789".repeat(9));
+    twins.keys(&[&long, "Enter"]);
+    same_view("a long line", &|s| {
+        s.lines()
+            .nth(2)
+            .is_some_and(|l| l.starts_with("0123456789"))
+    });
+    twins.keys(&["q"]);
+    twins.wait_both("back again", |s| !s.contains("first line"));
+}

@@ -821,7 +821,9 @@ const REFERENCE: &[ProseSection] = &[
              backend.",
             "The attached view draws the default status line only (no `status-format` styles), \
              and its scrollback view (`copy-mode`, `C-b [`) belongs to the client, not to the \
-             pane, and scrolls without a copy cursor. Key tables are tmux's: bind-key, \
+             pane, and scrolls without a copy cursor; what the commands keys run print \
+             (`C-b ?`, `C-b ~`) shows in its place, as tmux's view mode shows it. Key tables \
+             are tmux's: bind-key, \
              unbind-key and list-keys list and change the same bindings, and keys typed on a \
              client run them as tmux runs them; bindings to the commands below do nothing.",
             "Status-line messages (display-message, errors of the commands key bindings run) \

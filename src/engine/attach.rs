@@ -6,7 +6,7 @@
 //!
 //! Drawing: a frame is a full redraw built from the screen (each row from
 //! [`Terminal::capture`](crate::term::Terminal::capture) with SGR codes, cleared to the end of
-//! the line), a status line like tmux's default one at the bottom, the pane's key, paste,
+//! the line unless it fills it), a status line like tmux's default one at the bottom, the pane's key, paste,
 //! focus and mouse modes, and the cursor. A message (display-message, an error of a command a
 //! key ran) takes the status line's place, the cursor hidden, until its time is up or a key
 //! is typed, as tmux shows one; unlike tmux, the pane above keeps drawing meanwhile. A
@@ -28,7 +28,9 @@
 //! bound nowhere goes to the pane through [`Pane::keys`](super::pane::Pane::keys), so the
 //! line discipline applies. A read-only client runs only bindings of commands read-only
 //! clients may run (detach, switch) and sends no keys. While the scrollback view is open
-//! (`copy-mode`, `C-b [`), keys outside a binding move it (arrows, pages, `g`, `G`, `q`).
+//! (`copy-mode`, `C-b [`), keys outside a binding move it (arrows, pages, `g`, `G`, `q`);
+//! what the commands keys run print shows the same way in place of the pane, from its
+//! first line (tmux's view mode).
 //! A key first clears a message (or, with `display-message -N`, goes nowhere while it
 //! shows); while a prompt is asked, keys go to it before any table. Keys after one whose
 //! binding moved the client or ended its session are read where the client is then.
@@ -109,8 +111,9 @@ enum SizePolicy {
     Manual,
 }
 
-/// The scrollback view (`C-b [`): how far above the bottom the view is.
-#[derive(Clone, Copy, Debug)]
+/// The scrollback view (`C-b [`), or the output of commands a key ran (tmux's view mode):
+/// how far above the bottom the view is.
+#[derive(Clone, Debug)]
 struct View {
     offset: u32,
     /// History size when the view was last drawn: new lines push the view down so the text
@@ -118,6 +121,8 @@ struct View {
     hsize: u32,
     /// The pane's height, which sets how far a page moves.
     rows: u32,
+    /// The output shown in place of the pane, one row a line; `None`: the pane's history.
+    output: Option<Vec<String>>,
 }
 
 /// A message shown in place of a client's status line, as tmux's `status_message_set`
@@ -863,7 +868,7 @@ impl Engine {
         let t = &self.sessions[si].current_window().pane.term;
         let (hsize, rows) = (t.history_size(), t.rows());
         if let Some(c) = self.clients.get_mut(conn) {
-            if let Some(v) = &mut c.view {
+            if let Some(v) = c.view.as_mut().filter(|v| v.output.is_none()) {
                 if hsize > v.hsize {
                     v.offset += hsize - v.hsize;
                 }
@@ -1127,7 +1132,8 @@ impl Engine {
         self.binding_key = None;
     }
 
-    /// Runs commands as a key binding of this client would: errors show on its status line.
+    /// Runs commands as a key binding of this client would: errors show on its status line,
+    /// output in place of its pane.
     pub(super) fn run_for_client(&mut self, conn: u64, cmds: Vec<Vec<String>>) {
         let mut env = std::collections::BTreeMap::new();
         if let Some(pane) = self.client_pane(conn) {
@@ -1147,7 +1153,12 @@ impl Engine {
             stdin: None,
             pid: self.clients.get(conn).map_or(0, |c| c.pid),
         };
-        let _ = self.run_commands_as(&req, cmds, false);
+        // What the commands print shows in place of the pane, as tmux's view mode shows it.
+        if let Some(reply) = self.run_commands_as(&req, cmds, false) {
+            if !reply.out.is_empty() {
+                self.show_output(conn, &reply.out);
+            }
+        }
         self.forget_waiting(conn);
         self.clients.touch_all();
     }
@@ -1196,10 +1207,15 @@ impl Engine {
             .find(|p| p.id == pane)
             .map_or((0, 1), |p| (p.term.history_size(), p.term.rows()));
         if let Some(c) = self.clients.get_mut(conn) {
+            // The pane's history replaces output shown in its place.
+            if c.view.as_ref().is_some_and(|v| v.output.is_some()) {
+                c.view = None;
+            }
             let view = c.view.get_or_insert(View {
                 offset: 0,
                 hsize,
                 rows,
+                output: None,
             });
             view.offset = (view.offset + pages * page(rows)).min(hsize);
             c.dirty = true;
@@ -1240,9 +1256,58 @@ impl Engine {
 
     /// Whether a client shows `pane` in the scrollback view (`#{pane_in_mode}`).
     pub fn pane_in_view(&self, pane: u32) -> bool {
-        self.viewers(pane, None)
-            .iter()
-            .any(|&conn| self.clients.get(conn).is_some_and(|c| c.view.is_some()))
+        self.pane_mode(pane).is_some()
+    }
+
+    /// The mode a client shows `pane` in (`#{pane_mode}`): `copy-mode` for its history,
+    /// `view-mode` for the output of commands a key ran.
+    pub fn pane_mode(&self, pane: u32) -> Option<&'static str> {
+        let view = self
+            .viewers(pane, None)
+            .into_iter()
+            .find_map(|conn| self.clients.get(conn)?.view.as_ref())?;
+        Some(match view.output {
+            Some(_) => "view-mode",
+            None => "copy-mode",
+        })
+    }
+
+    /// Output of commands a key ran, shown in place of the client's pane as tmux's view mode
+    /// shows it: from its first line, lines wider than the pane cut into rows; more output
+    /// is added below, the view staying where it is.
+    pub(super) fn show_output(&mut self, conn: u64, out: &[u8]) {
+        let Some(pane) = self.client_pane(conn) else {
+            return;
+        };
+        let Some((cols, rows)) = self
+            .panes()
+            .find(|p| p.id == pane)
+            .map(|p| (p.term.cols(), p.term.rows()))
+        else {
+            return;
+        };
+        let Some(c) = self.clients.get_mut(conn) else {
+            return;
+        };
+        if c.view.as_ref().is_none_or(|v| v.output.is_none()) {
+            c.view = Some(View {
+                offset: 0,
+                hsize: 0,
+                rows,
+                output: Some(Vec::new()),
+            });
+        }
+        let Some(v) = c.view.as_mut() else {
+            return;
+        };
+        let lines = v.output.get_or_insert_with(Vec::new);
+        for line in String::from_utf8_lossy(out).lines() {
+            lines.extend(wrap(line, cols));
+        }
+        let hsize = (lines.len() as u32).saturating_sub(rows);
+        v.offset += hsize - v.hsize.min(hsize);
+        v.hsize = hsize;
+        c.dirty = true;
     }
 
     /// A copy-mode command (`send-keys -X NAME`, `count` times) for the views on `pane`, as
@@ -1260,7 +1325,7 @@ impl Engine {
             let rows = self
                 .clients
                 .get(*conn)
-                .and_then(|c| c.view)
+                .and_then(|c| c.view.as_ref())
                 .map_or(1, |v| v.rows);
             let half = i64::from(rows / 2).max(1);
             let step = match name {
@@ -1290,15 +1355,23 @@ impl Engine {
         let t = &pane.term;
         let status = self.status_lines(Some(si)).min(c.rows.saturating_sub(1));
         let rows = c.rows - status;
-        let offset = c.view.map_or(0, |v| v.offset);
+        let offset = c.view.as_ref().map_or(0, |v| v.offset);
+        let output = c
+            .view
+            .as_ref()
+            .and_then(|v| Some((v.output.as_ref()?, v.hsize - v.offset)));
         let mut out = Vec::with_capacity((c.cols as usize + 16) * c.rows as usize);
         // Cursor hidden while drawing; no autowrap, so the last column never scrolls; G1 is
         // the line-drawing set the screen's SO/SI codes select.
         out.extend_from_slice(b"\x1b[?25l\x1b[?7l\x1b)0");
-        let crop = t.cols() > c.cols;
         for y in 0..rows {
             out.extend_from_slice(format!("\x1b[{};1H\x1b[0m", y + 1).as_bytes());
-            if y < t.rows() {
+            let mut used = 0;
+            if let Some((lines, top)) = output {
+                if let Some(line) = lines.get((top + y) as usize).filter(|_| y < t.rows()) {
+                    used = push_cropped(&mut out, line.as_bytes(), c.cols);
+                }
+            } else if y < t.rows() {
                 let line = t.capture(&CaptureOptions {
                     start: Some(LineSpec::Line(y as i64 - offset as i64)),
                     end: Some(LineSpec::Line(y as i64 - offset as i64)),
@@ -1310,16 +1383,17 @@ impl Engine {
                 if c.utf8 && line.contains(&0x0e) {
                     line = line_drawing_as_utf8(&line);
                 }
-                if crop {
-                    push_cropped(&mut out, &line, c.cols);
-                } else {
-                    out.extend_from_slice(&line);
-                }
+                used = push_cropped(&mut out, &line, c.cols);
             }
-            out.extend_from_slice(b"\x1b[0m\x0f\x1b[K");
+            out.extend_from_slice(b"\x1b[0m\x0f");
+            // Not on a full row: with autowrap off the cursor stays on its last cell, which
+            // an erase would clear.
+            if used < c.cols {
+                out.extend_from_slice(b"\x1b[K");
+            }
         }
-        if let Some(v) = c.view {
-            let text = format!("[{}/{}]", v.offset, t.history_size());
+        if let Some(v) = &c.view {
+            let text = format!("[{}/{}]", v.offset, v.hsize);
             let x = c.cols.saturating_sub(text.len() as u32) + 1;
             let style = style_sgr(&self.option_or(
                 Some(si),
@@ -1625,6 +1699,24 @@ fn new_client(
 
 /// How far PgUp/PgDn move the scrollback view of a pane this tall (tmux's copy mode keeps
 /// two lines of context).
+/// A line of output cut into rows `cols` cells wide (an empty line is one empty row).
+fn wrap(line: &str, cols: u32) -> Vec<String> {
+    let mut rows = Vec::new();
+    let mut row = String::new();
+    let mut used = 0;
+    for ch in line.chars().filter(|c| !c.is_control()) {
+        let w = char_width(ch);
+        if used + w > cols.max(1) {
+            rows.push(std::mem::take(&mut row));
+            used = 0;
+        }
+        row.push(ch);
+        used += w;
+    }
+    rows.push(row);
+    rows
+}
+
 fn page(rows: u32) -> u32 {
     rows.saturating_sub(2).max(1)
 }
@@ -1775,8 +1867,9 @@ fn line_drawing(b: u8) -> Option<char> {
     })
 }
 
-/// Copies a captured row with SGR codes, keeping at most `cols` cells of text.
-fn push_cropped(out: &mut Vec<u8>, line: &[u8], cols: u32) {
+/// Copies a captured row with SGR codes, keeping at most `cols` cells of text; the cells
+/// copied.
+fn push_cropped(out: &mut Vec<u8>, line: &[u8], cols: u32) -> u32 {
     let mut used = 0;
     let mut i = 0;
     while i < line.len() {
@@ -1798,12 +1891,13 @@ fn push_cropped(out: &mut Vec<u8>, line: &[u8], cols: u32) {
             .and_then(|s| s.chars().next())
             .map_or(1, char_width);
         if used + w > cols {
-            break;
+            return used;
         }
         used += w;
         out.extend_from_slice(&line[i..i + n]);
         i += n;
     }
+    used
 }
 
 /// SGR codes for a simple tmux style (`bg=green,fg=black`, `reverse`, `bold`...), from the
@@ -1912,6 +2006,14 @@ mod tests {
             String::from_utf8(out).unwrap(),
             "a\x1b[31m\u{250c}\u{2500}\u{2510}q"
         );
+    }
+
+    #[test]
+    fn output_lines_are_cut_into_rows() {
+        assert_eq!(wrap("", 4), [""]);
+        assert_eq!(wrap("abcdefghij", 4), ["abcd", "efgh", "ij"]);
+        assert_eq!(wrap("ab\u{4e2d}\u{6587}c", 4), ["ab\u{4e2d}", "\u{6587}c"]);
+        assert_eq!(wrap("a\tb", 4), ["ab"]);
     }
 
     #[test]
