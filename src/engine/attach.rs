@@ -784,6 +784,8 @@ impl Engine {
                 }
             }
         }
+        // And those that the prompts of clients whose session ended released.
+        self.resume_ready();
         self.apply_sizes();
         let now = self.host.now_ms();
         for c in &mut self.clients.list {

@@ -538,7 +538,12 @@ fn check_listing(e: &mut Engine, shown: &str) {
         ],
     );
     let names = String::from_utf8_lossy(&listed.out).lines().count();
-    assert_eq!(names, e.sessions.len(), "sessions listed after {shown}");
+    assert_eq!(
+        names,
+        e.sessions.len(),
+        "sessions listed after {shown}: {:?}",
+        String::from_utf8_lossy(&listed.out)
+    );
     for s in e.sessions.iter() {
         assert!(
             !s.windows.is_empty(),

@@ -1514,6 +1514,22 @@ fn command_prompt_runs_the_answer_as_its_asker() {
     assert_eq!(names(&mut e), "first\n");
 }
 
+/// A script waiting on the prompt of a client whose session ends goes on at once (the engine
+/// used to leave it ready but not resumed until some later event).
+#[test]
+fn a_prompt_whose_client_session_ends_releases_its_script() {
+    let (mut e, _world) = attached_engine();
+    assert_eq!(
+        submit(&mut e, 8, &["command-prompt", "rename-window x"]),
+        None
+    );
+    ok(&mut e, &["kill-session", "-t", "a"]);
+    e.clients_tick();
+    let finished = e.take_finished();
+    assert_eq!(finished.len(), 1);
+    assert_eq!((finished[0].0, finished[0].1.code), (8, 1));
+}
+
 /// Keys typed after one whose binding ends the client's session, in the same read, are read
 /// where the client is then (the engine used to look them up in the session that ended, and
 /// panicked).
