@@ -6,12 +6,13 @@
 //!
 //! Drawing: a frame is a full redraw built from the screen (each row from
 //! [`Terminal::capture`](crate::term::Terminal::capture) with SGR codes, cleared to the end of
-//! the line unless it fills it), a status line like tmux's default one at the bottom, the pane's key, paste,
-//! focus and mouse modes, and the cursor. A message (display-message, an error of a command a
-//! key ran) takes the status line's place, the cursor hidden, until its time is up or a key
-//! is typed, as tmux shows one; unlike tmux, the pane above keeps drawing meanwhile. A
-//! prompt (confirm-before's question, `engine/prompt.rs`) takes it until a key answers it;
-//! a message shows over it. A client is drawn when something it shows may have
+//! the line unless it fills it), a status line like tmux's default one at the bottom, the
+//! pane's key, paste, focus and mouse modes, and the cursor. A message (display-message, an
+//! error of a command a key ran) takes the status line's place, the cursor hidden, until its
+//! time is up or a key is typed, as tmux shows one; unlike tmux, the pane above keeps drawing
+//! meanwhile. A prompt (command-prompt's line, confirm-before's question: `engine/prompt.rs`,
+//! `engine/client_prompt.rs`) takes it until it is answered; a message shows over it. A
+//! client is drawn when something it shows may have
 //! changed (output of the pane it shows, any command, its own keys, the status line's clock),
 //! at most once per [`FRAME_INTERVAL_MS`], and only when the frame differs from the last one
 //! sent. The server asks for a frame only when the previous one has left, so a slow client
@@ -188,7 +189,7 @@ pub struct Client {
     repeat_until: Option<u64>,
     view: Option<View>,
     message: Option<Shown>,
-    /// A question waiting for a key (confirm-before); a message shows over it.
+    /// A prompt waiting for keys (command-prompt, confirm-before); a message shows over it.
     pub(super) prompt: Option<Prompt>,
     dirty: bool,
     last_draw: Option<u64>,
@@ -915,7 +916,12 @@ impl Engine {
                 return;
             };
             let rest = &bytes[i..];
-            if c.prompt.is_some() && !c.readonly {
+            if c.prompt.is_some() && c.readonly {
+                // As in tmux, a read-only client's keys go nowhere while it shows a prompt.
+                i += key_len(rest);
+                continue;
+            }
+            if c.prompt.is_some() {
                 let n = key_len(rest);
                 self.send_forward(conn, &mut forward);
                 let passed = self.prompt_key(conn, &rest[..n]);

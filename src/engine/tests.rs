@@ -1514,6 +1514,33 @@ fn command_prompt_runs_the_answer_as_its_asker() {
     assert_eq!(names(&mut e), "first\n");
 }
 
+/// A read-only client's keys go nowhere while it shows a prompt, as in tmux.
+#[test]
+fn a_read_only_client_cannot_answer_a_prompt() {
+    let (mut e, world) = attached_engine();
+    e.set_client_readonly(7, true);
+    assert_eq!(
+        submit(
+            &mut e,
+            8,
+            &["command-prompt", "-t", "/dev/pts/99", "rename-window %%"]
+        ),
+        None
+    );
+    e.client_input(7, b"renamed\r");
+    assert!(e.take_finished().is_empty(), "still asked");
+    world.borrow_mut().now += super::attach::FRAME_INTERVAL_MS;
+    let frame = String::from_utf8(e.client_frame(7).unwrap_or_default()).unwrap();
+    assert!(
+        frame.contains("(rename-window) ") && !frame.contains("renamed"),
+        "an empty prompt: {frame:?}"
+    );
+    assert_eq!(
+        ok(&mut e, &["display-message", "-p", "#{window_name}"]),
+        "prog\n"
+    );
+}
+
 /// A script waiting on the prompt of a client whose session ends goes on at once (the engine
 /// used to leave it ready but not resumed until some later event).
 #[test]
