@@ -801,6 +801,9 @@ impl<'a> Twins<'a> {
             .wait_screen("t", "tmux attached", |s| attached(s, "work"));
         env.outer
             .wait_screen("z", "zeropty attached", |s| attached(s, "work"));
+        // The outer terminal sometimes repeats or loses a key typed in the first moments
+        // after both clients attach (tmux's client and zeropty's alike): let it settle.
+        std::thread::sleep(Duration::from_millis(1000));
         twins
     }
 
@@ -1157,11 +1160,8 @@ fn command_prompt_edits_and_runs_as_tmux_does() {
         let (t, z) = twins.cursors();
         assert_eq!(t, z, "{what}: cursors");
     };
-    // The outer terminal sometimes repeats a key typed in the first moments after both
-    // clients attach (tmux's client and zeropty's alike): let it settle first. Keys after
-    // the one that opens a prompt are typed once it shows: tmux queues a binding's command,
-    // so keys read with it reach the pane before the prompt is there.
-    std::thread::sleep(Duration::from_millis(1000));
+    // Keys after the one that opens a prompt are typed once it shows: tmux queues a
+    // binding's command, so keys read with it reach the pane before the prompt is there.
     // Typing and the emacs keys; Enter runs the line.
     twins.keys(&["C-b", ":"]);
     same_prompt("the empty prompt", ":");
@@ -1329,7 +1329,6 @@ fn command_prompt_edits_and_runs_as_tmux_does() {
 fn output_of_commands_run_by_keys_shows_as_tmux_shows_it() {
     let env = Env::new("viewmode");
     let twins = Twins::start(&env, "cat", 70, 20);
-    std::thread::sleep(Duration::from_millis(1000));
     let rows = |screen: &str| -> Vec<String> {
         let lines: Vec<&str> = screen.lines().collect();
         lines[..lines.len() - 1]
@@ -1372,4 +1371,25 @@ fn output_of_commands_run_by_keys_shows_as_tmux_shows_it() {
     });
     twins.keys(&["q"]);
     twins.wait_both("back again", |s| !s.contains("first line"));
+}
+
+/// The status line's window names follow the program in the foreground and the pane's mode
+/// as tmux's do, with no command run: a program started from the shell names its window,
+/// `[tmux]` while a view shows the pane.
+#[test]
+fn window_names_follow_programs_and_modes_while_attached() {
+    let env = Env::new("names");
+    let twins = Twins::start(&env, "bash --norc --noprofile", 70, 20);
+    // The window was named when made; its name follows its program again.
+    twins.both(&["set-option", "-w", "-t", "work:0", "automatic-rename", "on"]);
+    let same_status = |what: &str, name: &'static str| {
+        let (t, z) = twins.wait_both(what, move |s| last_line(s).contains(name));
+        assert_eq!(status_masked(&t), status_masked(&z), "{what}");
+    };
+    twins.keys(&["perl -e '$|=1; while (1) { print qq(tick\\n); sleep 1 }'", "Enter"]);
+    same_status("the program's name", " 0:perl* ");
+    twins.keys(&["C-b", "["]);
+    same_status("in a mode", " 0:[tmux]* ");
+    twins.keys(&["q"]);
+    same_status("out of the mode", " 0:perl* ");
 }

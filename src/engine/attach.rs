@@ -442,6 +442,7 @@ impl Engine {
         let sid = self.sessions[si].id;
         let now = self.host.wall_time();
         let seq = self.clients.bump();
+        let shown = self.client_pane(conn);
         let Some(c) = self.clients.get_mut(conn) else {
             return;
         };
@@ -450,7 +451,7 @@ impl Engine {
             c.last_session = Some(c.session);
         }
         c.session = sid;
-        c.view = None;
+        let left_view = c.view.take().is_some();
         c.key_table = None;
         c.repeat_until = None;
         c.activity_seq = seq;
@@ -458,6 +459,9 @@ impl Engine {
         self.sessions[si].activity = now;
         self.sessions[si].last_attached = now;
         self.sync_clients();
+        if let Some(pane) = shown.filter(|_| left_view) {
+            self.pane_mode_changed(pane);
+        }
         if changed {
             self.client_hook("client-session-changed", sid);
         }
@@ -788,6 +792,9 @@ impl Engine {
         // And those that the prompts of clients whose session ended released.
         self.resume_ready();
         self.apply_sizes();
+        if super::commands::refresh_shown_names(self) {
+            self.clients.touch_all();
+        }
         let now = self.host.now_ms();
         for c in &mut self.clients.list {
             if c.message
@@ -827,7 +834,30 @@ impl Engine {
                     .filter_map(|c| c.message.as_ref()?.until),
             )
             .chain(std::iter::once(self.clients.next_status))
+            .chain(self.shown_name_checks())
             .min()
+    }
+
+    /// When the automatic names of the windows clients show, changed since last checked, may
+    /// be checked again (at most every 500 ms, as in tmux).
+    fn shown_name_checks(&self) -> impl Iterator<Item = u64> + '_ {
+        self.sessions
+            .iter()
+            .filter(|s| s.attached > 0)
+            .flat_map(|s| &s.windows)
+            .filter(|w| {
+                self.names_due.contains(&w.pane.id) && w.pane.bytes_read != w.name_checked.0
+            })
+            .map(|w| w.name_checked.1 + super::commands::NAME_INTERVAL_MS)
+    }
+
+    /// A view opened or closed on a pane: its window's automatic name (`[tmux]` in a mode)
+    /// is checked again, as tmux checks it after a mode change.
+    fn pane_mode_changed(&mut self, pane: u32) {
+        if let Some((si, wi)) = self.locate_pane(pane) {
+            self.sessions[si].windows[wi].name_checked.0 = u64::MAX;
+            self.names_due.insert(pane);
+        }
     }
 
     /// The frame to send a client now, if it is due and differs from the last one.
@@ -1187,6 +1217,7 @@ impl Engine {
                 c.dirty = true;
             }
         }
+        self.pane_mode_changed(pane);
     }
 
     /// The clients showing `pane`: just `conn` when it is one of them.
@@ -1228,6 +1259,7 @@ impl Engine {
             view.offset = (view.offset + pages * page(rows)).min(hsize);
             c.dirty = true;
         }
+        self.pane_mode_changed(pane);
     }
 
     fn view_key(&mut self, conn: u64, key: &[u8]) {
@@ -1252,14 +1284,19 @@ impl Engine {
             return;
         };
         let up = |v: &View, n: i64| (v.offset as i64 + n).clamp(0, v.hsize as i64) as u32;
+        c.dirty = true;
         match step {
-            ViewStep::Close => c.view = None,
+            ViewStep::Close => {
+                c.view = None;
+                if let Some(pane) = self.client_pane(conn) {
+                    self.pane_mode_changed(pane);
+                }
+            }
             ViewStep::Lines(n) => v.offset = up(v, n),
             ViewStep::Pages(n) => v.offset = up(v, n * page(v.rows) as i64),
             ViewStep::Top => v.offset = v.hsize,
             ViewStep::Bottom => v.offset = 0,
         }
-        c.dirty = true;
     }
 
     /// Whether a client shows `pane` in the scrollback view (`#{pane_in_mode}`).
@@ -1316,6 +1353,7 @@ impl Engine {
         v.offset += hsize - v.hsize.min(hsize);
         v.hsize = hsize;
         c.dirty = true;
+        self.pane_mode_changed(pane);
     }
 
     /// A copy-mode command (`send-keys -X NAME`, `count` times) for the views on `pane`, as

@@ -29,6 +29,7 @@ pub use options::{command_argv, command_lines, run_detached, run_pending_hooks};
 pub use server::run_text;
 pub use session::{spawn_window, SpawnWindow};
 pub use shell::{collect_status, keep_dead_pane};
+pub use window::NAME_INTERVAL_MS;
 
 use super::cmdline::{parse_args, ArgSpec, Args};
 use super::options::{Value, SERVER};
@@ -260,6 +261,12 @@ fn run_expanded(e: &mut Engine, ctx: &mut Ctx<'_>, argv: &[String]) -> Result<()
     Ok(())
 }
 
+/// Automatic window names of the sessions clients show, checked as their status lines are
+/// drawn (the others are checked before every command); true when one changed.
+pub(super) fn refresh_shown_names(e: &mut Engine) -> bool {
+    window::refresh_names(e, true)
+}
+
 fn run_one(e: &mut Engine, ctx: &mut Ctx<'_>, argv: &[String]) -> Result<(), String> {
     let (def, args) = parse(argv)?;
     // As tmux, once the configuration files have loaded, every command is logged.
@@ -268,7 +275,7 @@ fn run_one(e: &mut Engine, ctx: &mut Ctx<'_>, argv: &[String]) -> Result<(), Str
             .unwrap_or_else(|_| format!("{} {}", def.name, stringify_argv(&argv[1..])));
         e.log_command(ctx.req, &text);
     }
-    window::refresh_names(e);
+    window::refresh_names(e, false);
     // Commands run commands (if-shell, hooks): each sees its own name, then its caller's.
     let caller = e.running_command.replace(def.name);
     let ran = (def.run)(e, ctx, &args);

@@ -177,15 +177,17 @@ pub(super) fn visible_name(name: &str) -> String {
 // ---- automatic names ----
 
 /// tmux's NAME_INTERVAL: a window's automatic name is checked at most this often (ms).
-const NAME_INTERVAL_MS: u64 = 500;
+pub const NAME_INTERVAL_MS: u64 = 500;
 
 /// tmux's automatic-rename: a window whose program has written since its name was last
 /// checked, at least [`NAME_INTERVAL_MS`] ago, takes the name `automatic-rename-format`
 /// gives (by default the command running in the foreground). tmux checks after every turn of
 /// its loop; here the check runs before every command, which is when a name can be seen.
 /// Only windows whose panes wrote since their name was checked are looked at
-/// (`Engine::names_due`).
-pub(super) fn refresh_names(e: &mut Engine) {
+/// (`Engine::names_due`); with `attached_only`, only those of sessions a client shows (the
+/// names a status line draws: the others wait for the next command). True when a name
+/// changed.
+pub(super) fn refresh_names(e: &mut Engine, attached_only: bool) -> bool {
     e.sort_arrivals();
     let now = e.host.now_ms();
     let mut due = Vec::new();
@@ -194,6 +196,9 @@ pub(super) fn refresh_names(e: &mut Engine) {
         let Some((si, wi)) = e.locate_pane(pane_id) else {
             return false;
         };
+        if attached_only && e.sessions[si].attached == 0 {
+            return true;
+        }
         let w = &e.sessions[si].windows[wi];
         let (seen, at) = w.name_checked;
         if w.pane.bytes_read == seen {
@@ -212,6 +217,7 @@ pub(super) fn refresh_names(e: &mut Engine) {
     e.names_due = pending;
     // In the order of the sessions and windows, as their renaming hooks run.
     due.sort_unstable();
+    let mut renamed = false;
     for (si, wi) in due {
         let w = &e.sessions[si].windows[wi];
         let template = e.options.pane_string(w, "automatic-rename-format");
@@ -229,8 +235,10 @@ pub(super) fn refresh_names(e: &mut Engine) {
             w.name = name;
             let pane_id = w.pane.id;
             notify(e, "window-renamed", si, Some(pane_id));
+            renamed = true;
         }
     }
+    renamed
 }
 
 // ---- new-window ----
