@@ -1386,7 +1386,10 @@ fn window_names_follow_programs_and_modes_while_attached() {
         let (t, z) = twins.wait_both(what, move |s| last_line(s).contains(name));
         assert_eq!(status_masked(&t), status_masked(&z), "{what}");
     };
-    twins.keys(&["perl -e '$|=1; while (1) { print qq(tick\\n); sleep 1 }'", "Enter"]);
+    twins.keys(&[
+        "perl -e '$|=1; while (1) { print qq(tick\\n); sleep 1 }'",
+        "Enter",
+    ]);
     same_status("the program's name", " 0:perl* ");
     twins.keys(&["C-b", "["]);
     same_status("in a mode", " 0:[tmux]* ");

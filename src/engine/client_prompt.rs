@@ -67,7 +67,10 @@ impl Engine {
             p.editor.key(typed, modes, p.entry, p.kind, &cx)
         };
         let (answer, passed) = match outcome {
-            Outcome::Edited => (None, false),
+            Outcome::Edited => {
+                self.clients.replace_prompt(conn, Some(p));
+                return false;
+            }
             Outcome::Changed(prefix) => {
                 let text = format!("{prefix}{}", p.editor.text());
                 let incremental = p.entry == Entry::Incremental;
@@ -82,24 +85,16 @@ impl Engine {
                     let limit = self.server_number("prompt-history-limit", 100);
                     self.prompt_history.add(p.kind, &text, limit);
                 }
-                (Some(Some(text)), false)
+                (Some(text), false)
             }
-            Outcome::Answered(text) => (Some(Some(text)), false),
-            Outcome::AnsweredAndPassed(text) => (Some(Some(text)), true),
-            Outcome::Cancelled => (Some(None), false),
-            Outcome::Dropped => (Some(None), false),
+            Outcome::Answered(text) => (Some(text), false),
+            Outcome::AnsweredAndPassed(text) => (Some(text), true),
+            Outcome::Cancelled | Outcome::Dropped => (None, false),
         };
-        match answer {
-            None => {
-                self.clients.replace_prompt(conn, Some(p));
-            }
-            Some(answer) => {
-                let incremental = p.entry == Entry::Incremental;
-                let answer = if incremental { None } else { answer };
-                self.prompt_ended(conn, p, answer);
-                self.resume_ready();
-            }
-        }
+        // An incremental prompt ran its template as it changed: Enter ends it with no more.
+        let answer = answer.filter(|_| p.entry != Entry::Incremental);
+        self.prompt_ended(conn, p, answer);
+        self.resume_ready();
         passed
     }
 
