@@ -1396,3 +1396,40 @@ fn window_names_follow_programs_and_modes_while_attached() {
     twins.keys(&["q"]);
     same_status("out of the mode", " 0:perl* ");
 }
+
+/// Keys in the scrollback view go through tmux's copy-mode tables: emacs' and vi's pages and
+/// ends move it as they move tmux's, a key bound in neither the mode's table nor the root one
+/// does nothing, and a root binding still runs.
+#[test]
+fn keys_in_the_view_go_through_the_copy_mode_tables() {
+    let env = Env::new("viewkeys");
+    let twins = Twins::start(&env, "seq 1 300; exec cat", 70, 20);
+    twins.both(&["set-option", "-g", "mode-keys", "emacs"]);
+    twins.both(&["bind-key", "-n", "F5", "rename-window", "viewed"]);
+    let top = |s: &str| s.lines().next().unwrap_or("").to_string();
+    let position = |what: &str, shows: &str| {
+        let shows = shows.to_string();
+        let (t, z) = twins.wait_both(what, move |s| top(s).contains(&shows));
+        assert_eq!(top(&t), top(&z), "{what}");
+    };
+    twins.keys(&["C-b", "["]);
+    position("opened", "[0/");
+    twins.keys(&["M-v"]);
+    position("emacs page up", "[17/");
+    twins.keys(&["x", "C-v"]);
+    position("emacs page down", "[0/");
+    twins.both(&["set-option", "-g", "mode-keys", "vi"]);
+    twins.keys(&["C-u"]);
+    position("vi half page up", "[9/");
+    // Escape alone (vi's clear-selection: the view stays); a key right after it would make
+    // it Meta with that key.
+    twins.keys(&["Escape"]);
+    std::thread::sleep(Duration::from_millis(700));
+    twins.keys(&["g"]);
+    position("vi top", "[2");
+    twins.keys(&["F5", "G"]);
+    position("vi bottom", "[0/");
+    assert_eq!(twins.windows(), ("viewed\n".into(), "viewed\n".into()));
+    twins.keys(&["q"]);
+    twins.wait_both("closed", |s| !top(s).contains("[0/"));
+}

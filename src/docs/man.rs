@@ -821,7 +821,8 @@ const REFERENCE: &[ProseSection] = &[
              backend.",
             "The attached view draws the default status line only (no `status-format` styles), \
              and its scrollback view (`copy-mode`, `C-b [`) belongs to the client, not to the \
-             pane, and scrolls without a copy cursor; what the commands keys run print \
+             pane, and scrolls without a copy cursor (its keys are those of tmux's copy-mode \
+             and copy-mode-vi tables); what the commands keys run print \
              (`C-b ?`, `C-b ~`) shows in its place, as tmux's view mode shows it. Key tables \
              are tmux's: bind-key, \
              unbind-key and list-keys list and change the same bindings, and keys typed on a \

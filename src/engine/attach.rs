@@ -29,9 +29,10 @@
 //! bound nowhere goes to the pane through [`Pane::keys`](super::pane::Pane::keys), so the
 //! line discipline applies. A read-only client runs only bindings of commands read-only
 //! clients may run (detach, switch) and sends no keys. While the scrollback view is open
-//! (`copy-mode`, `C-b [`), keys outside a binding move it (arrows, pages, `g`, `G`, `q`);
-//! what the commands keys run print shows the same way in place of the pane, from its
-//! first line (tmux's view mode).
+//! (`copy-mode`, `C-b [`), keys are looked up first in the `copy-mode` table (`copy-mode-vi`
+//! with `mode-keys vi`), whose `send-keys -X` commands move it, then in the root table, and
+//! go nowhere when bound in neither, as in tmux; what the commands keys run print shows the
+//! same way in place of the pane, from its first line (tmux's view mode).
 //! A key first clears a message (or, with `display-message -N`, goes nowhere while it
 //! shows); while a prompt is asked, keys go to it before any table. Keys after one whose
 //! binding moved the client or ended its session are read where the client is then.
@@ -980,11 +981,6 @@ impl Engine {
             let key = &rest[..n];
             i += n;
             let is_prefix = prefixes.iter().any(|p| p.as_slice() == key);
-            if c.view.is_some() && c.key_table.is_none() && !is_prefix {
-                self.send_forward(conn, &mut forward);
-                self.view_key(conn, key);
-                continue;
-            }
             match self.key_action(conn, key, is_prefix, si) {
                 KeyAction::Forward => {
                     if key == PASTE_START {
@@ -1038,6 +1034,20 @@ impl Engine {
             Some(_) => KeyModes::default(),
             None => self.client_key_modes(conn),
         };
+        // In a view, keys are looked up first in the mode's table, as tmux looks them up for
+        // a pane in copy or view mode.
+        let mode_table = match self
+            .option_or(
+                si,
+                si.map(|i| self.sessions[i].current),
+                "mode-keys",
+                "emacs",
+            )
+            .as_str()
+        {
+            "vi" => "copy-mode-vi",
+            _ => "copy-mode",
+        };
         let Some(c) = self.clients.get_mut(conn) else {
             return KeyAction::Drop;
         };
@@ -1046,7 +1056,11 @@ impl Engine {
             c.key_table = None;
         }
         let was_repeating = c.repeat_until.is_some();
-        let mut table = c.key_table.clone().unwrap_or_else(|| root.clone());
+        let default_table = match c.view {
+            Some(_) => mode_table.to_string(),
+            None => root.clone(),
+        };
+        let mut table = c.key_table.clone().unwrap_or(default_table);
         let mut first = table.clone();
         loop {
             if is_prefix && table != "prefix" {
@@ -1262,20 +1276,6 @@ impl Engine {
         self.pane_mode_changed(pane);
     }
 
-    fn view_key(&mut self, conn: u64, key: &[u8]) {
-        let step = match key {
-            b"q" | b"\x1b" | b"\x03" => ViewStep::Close,
-            UP | UP_APP | b"k" | b"\x19" | b"\x10" => ViewStep::Lines(1),
-            DOWN | DOWN_APP | b"j" | b"\x05" | b"\x0e" => ViewStep::Lines(-1),
-            PAGE_UP | b"\x1bv" => ViewStep::Pages(1),
-            PAGE_DOWN | b"\x16" => ViewStep::Pages(-1),
-            b"g" | HOME | b"\x1b<" => ViewStep::Top,
-            b"G" | END | b"\x1b>" => ViewStep::Bottom,
-            _ => return,
-        };
-        self.move_view(conn, step);
-    }
-
     fn move_view(&mut self, conn: u64, step: ViewStep) {
         let Some(c) = self.clients.get_mut(conn) else {
             return;
@@ -1357,8 +1357,9 @@ impl Engine {
     }
 
     /// A copy-mode command (`send-keys -X NAME`, `count` times) for the views on `pane`, as
-    /// far as a view without a copy cursor follows it: `cancel`, the `history-` ends, pages,
-    /// half pages and lines scrolled; other commands do nothing. False when no client shows
+    /// far as a view without a copy cursor follows it: `cancel` and the commands that copy
+    /// and cancel, the `history-` ends, pages, half pages and lines scrolled; other commands
+    /// do nothing. False when no client shows
     /// the pane in the view (tmux's `not in a mode`).
     pub fn view_command(&mut self, pane: u32, name: &str, count: u32) -> bool {
         let in_view: Vec<u64> = self
@@ -1375,7 +1376,9 @@ impl Engine {
                 .map_or(1, |v| v.rows);
             let half = i64::from(rows / 2).max(1);
             let step = match name {
+                // Nothing is selected in a view without a cursor: copying copies nothing.
                 "cancel" => ViewStep::Close,
+                copy if copy.ends_with("-and-cancel") => ViewStep::Close,
                 "history-top" => ViewStep::Top,
                 "history-bottom" => ViewStep::Bottom,
                 "page-up" => ViewStep::Pages(n),
@@ -1693,14 +1696,6 @@ enum KeyAction {
 
 const PASTE_START: &[u8] = b"\x1b[200~";
 const PASTE_END: &[u8] = b"\x1b[201~";
-const UP: &[u8] = b"\x1b[A";
-const DOWN: &[u8] = b"\x1b[B";
-const UP_APP: &[u8] = b"\x1bOA";
-const DOWN_APP: &[u8] = b"\x1bOB";
-const PAGE_UP: &[u8] = b"\x1b[5~";
-const PAGE_DOWN: &[u8] = b"\x1b[6~";
-const HOME: &[u8] = b"\x1b[H";
-const END: &[u8] = b"\x1b[F";
 
 fn new_client(
     conn: u64,
