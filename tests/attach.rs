@@ -869,6 +869,14 @@ impl<'a> Twins<'a> {
 }
 
 impl Twins<'_> {
+    /// Waits until both clients' top rows show `shows` (a view's position, `[17/`), and
+    /// checks that they are the same.
+    fn view_position(&self, what: &str, shows: &str) {
+        let shows = shows.to_string();
+        let (t, z) = self.wait_both(what, move |s| top_row(s).contains(&shows));
+        assert_eq!(top_row(&t), top_row(&z), "{what}");
+    }
+
     /// The names of the windows of session `work` on both servers.
     fn windows(&self) -> (String, String) {
         let args = ["list-windows", "-t", "work", "-F", "#{window_name}"];
@@ -881,6 +889,10 @@ impl Drop for Twins<'_> {
     fn drop(&mut self) {
         let _ = self.tmux(&["kill-server"]);
     }
+}
+
+fn top_row(screen: &str) -> &str {
+    screen.lines().next().unwrap_or("")
 }
 
 /// The status line with the clock's digits masked (a minute may turn between two captures).
@@ -1406,30 +1418,41 @@ fn keys_in_the_view_go_through_the_copy_mode_tables() {
     let twins = Twins::start(&env, "seq 1 300; exec cat", 70, 20);
     twins.both(&["set-option", "-g", "mode-keys", "emacs"]);
     twins.both(&["bind-key", "-n", "F5", "rename-window", "viewed"]);
-    let top = |s: &str| s.lines().next().unwrap_or("").to_string();
-    let position = |what: &str, shows: &str| {
-        let shows = shows.to_string();
-        let (t, z) = twins.wait_both(what, move |s| top(s).contains(&shows));
-        assert_eq!(top(&t), top(&z), "{what}");
-    };
     twins.keys(&["C-b", "["]);
-    position("opened", "[0/");
+    twins.view_position("opened", "[0/");
     twins.keys(&["M-v"]);
-    position("emacs page up", "[17/");
+    twins.view_position("emacs page up", "[17/");
     twins.keys(&["x", "C-v"]);
-    position("emacs page down", "[0/");
+    twins.view_position("emacs page down", "[0/");
     twins.both(&["set-option", "-g", "mode-keys", "vi"]);
     twins.keys(&["C-u"]);
-    position("vi half page up", "[9/");
+    twins.view_position("vi half page up", "[9/");
     // Escape alone (vi's clear-selection: the view stays); a key right after it would make
     // it Meta with that key.
     twins.keys(&["Escape"]);
     std::thread::sleep(Duration::from_millis(700));
     twins.keys(&["g"]);
-    position("vi top", "[2");
+    twins.view_position("vi top", "[2");
     twins.keys(&["F5", "G"]);
-    position("vi bottom", "[0/");
+    twins.view_position("vi bottom", "[0/");
     assert_eq!(twins.windows(), ("viewed\n".into(), "viewed\n".into()));
     twins.keys(&["q"]);
-    twins.wait_both("closed", |s| !top(s).contains("[0/"));
+    twins.wait_both("closed", |s| !top_row(s).contains("[0/"));
+}
+
+/// emacs' `g` in the view asks for a line on the command prompt and goes there, as tmux's
+/// `goto-line` does (past the history: its top).
+#[test]
+fn goto_line_from_the_prompt_moves_the_view() {
+    let env = Env::new("gotoline");
+    let twins = Twins::start(&env, "seq 1 300; exec cat", 70, 20);
+    twins.both(&["set-option", "-g", "mode-keys", "emacs"]);
+    twins.keys(&["C-b", "["]);
+    twins.view_position("opened", "[0/");
+    for (line, shows) in [("42", "[42/"), ("99999", "[2"), ("7", "[7/")] {
+        twins.keys(&["g"]);
+        twins.wait_both("asked", |s| last_line(s).starts_with("(goto line)"));
+        twins.keys(&[line, "Enter"]);
+        twins.view_position(line, shows);
+    }
 }

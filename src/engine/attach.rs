@@ -1296,6 +1296,9 @@ impl Engine {
             ViewStep::Pages(n) => v.offset = up(v, n * page(v.rows) as i64),
             ViewStep::Top => v.offset = v.hsize,
             ViewStep::Bottom => v.offset = 0,
+            ViewStep::Line(line) => {
+                v.offset = u32::try_from(line).map_or(v.hsize, |line| line.min(v.hsize));
+            }
         }
     }
 
@@ -1356,12 +1359,16 @@ impl Engine {
         self.pane_mode_changed(pane);
     }
 
-    /// A copy-mode command (`send-keys -X NAME`, `count` times) for the views on `pane`, as
-    /// far as a view without a copy cursor follows it: `cancel` and the commands that copy
-    /// and cancel, the `history-` ends, pages, half pages and lines scrolled; other commands
-    /// do nothing. False when no client shows
-    /// the pane in the view (tmux's `not in a mode`).
-    pub fn view_command(&mut self, pane: u32, name: &str, count: u32) -> bool {
+    /// A copy-mode command (`send-keys -X NAME ARGS`, `count` times) for the views on `pane`,
+    /// as far as a view without a copy cursor follows it: `cancel` and the commands that copy
+    /// and cancel, the `history-` ends, pages, half pages and lines scrolled, `goto-line`;
+    /// other commands do nothing. False when no client shows the pane in the view (tmux's
+    /// `not in a mode`).
+    pub fn view_command(&mut self, pane: u32, command: &[String], count: u32) -> bool {
+        let (name, line) = match command {
+            [name, rest @ ..] => (name.as_str(), rest.first()),
+            [] => ("", None),
+        };
         let in_view: Vec<u64> = self
             .viewers(pane, None)
             .into_iter()
@@ -1387,6 +1394,12 @@ impl Engine {
                 "halfpage-down" => ViewStep::Lines(-n * half),
                 "scroll-up" | "cursor-up" => ViewStep::Lines(n),
                 "scroll-down" | "cursor-down" => ViewStep::Lines(-n),
+                // As tmux's: a line from -1 up, past the history (or -1) its top; else nothing.
+                "goto-line" => match line.map(|l| super::numbers::strtonum(l, -1, i32::MAX.into()))
+                {
+                    Some(Ok(line)) => ViewStep::Line(line),
+                    _ => continue,
+                },
                 _ => continue,
             };
             self.move_view(*conn, step);
@@ -1682,6 +1695,8 @@ enum ViewStep {
     Pages(i64),
     Top,
     Bottom,
+    /// This many lines above the bottom (`goto-line`; past the history, or -1: its top).
+    Line(i64),
 }
 
 /// What a key typed on a client does.

@@ -83,8 +83,7 @@ fn send_keys(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), Strin
         None => 1,
     };
     if args.has('X') {
-        let name = words(args).into_iter().next().unwrap_or_default();
-        if !e.view_command(pane_id, &name, repeat) {
+        if !e.view_command(pane_id, &words(args), repeat) {
             return Err("not in a mode".into());
         }
         return Ok(());
