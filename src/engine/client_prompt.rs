@@ -82,7 +82,11 @@ impl Engine {
             }
             Outcome::Entered(text) => {
                 if !text.is_empty() {
-                    let limit = self.server_number("prompt-history-limit", 100);
+                    let limit = self
+                        .options
+                        .get("prompt-history-limit")
+                        .and_then(|v| v.parse().ok())
+                        .unwrap_or(100);
                     self.prompt_history.add(p.kind, &text, limit);
                 }
                 (Some(text), false)
@@ -210,13 +214,6 @@ impl Engine {
     pub(super) fn expand_for_client(&self, conn: u64, text: &str) -> String {
         let values = FormatValues::new(self, self.client_place(conn));
         format::expand_time(text, &values, self.host.wall_time())
-    }
-
-    fn server_number(&self, name: &str, default: usize) -> usize {
-        match self.options.global(SERVER).get(name) {
-            Some(Value::One(v)) => v.parse().unwrap_or(default),
-            _ => default,
-        }
     }
 
     /// Tab at a prompt: the completion of `word`, as tmux's `status_prompt_complete`: a

@@ -7,9 +7,8 @@
 //! command-prompt), and the commands the answer runs are then that request's, so their
 //! output and errors reach the script; a key binding's prompt never waits.
 
-use super::{words, FormatValues};
+use super::words;
 use crate::engine::cmdline::Args;
-use crate::engine::format;
 use crate::engine::jobs::CONFIG_CLIENT;
 use crate::engine::prompt::{Editor, Entry, Prompt, PromptAction, PromptType};
 use crate::engine::{Ctx, Engine};
@@ -144,8 +143,7 @@ fn confirm_before(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), 
             format!("Confirm '{name}'? (y/n) ")
         }
     };
-    let values = FormatValues::new(e, e.client_place(conn));
-    let text = format::expand_time(&prompt, &values, e.host.wall_time());
+    let text = e.expand_for_client(conn, &prompt);
     let waiter = request_waiter(e, ctx, !args.has('b'));
     let prompt = Prompt {
         text,
