@@ -448,8 +448,9 @@ fn scrollback_view_pages_through_history() {
         s.lines().any(|l| l == "279") && !s.lines().any(|l| l == "300"),
         "{s}"
     );
-    env.keys("a", &["Up", "Up"]);
-    let s = env.outer.wait_screen("a", "up", |s| {
+    // Up moves copy mode's cursor; C-Up scrolls, as in tmux.
+    env.keys("a", &["Up", "C-Up", "C-Up"]);
+    let s = env.outer.wait_screen("a", "scrolled up", |s| {
         s.lines().next().is_some_and(|l| l.ends_with("[23/278]"))
     });
     assert!(s.lines().any(|l| l == "277"), "{s}");
@@ -1455,4 +1456,161 @@ fn goto_line_from_the_prompt_moves_the_view() {
         twins.keys(&[line, "Enter"]);
         twins.view_position(line, shows);
     }
+}
+
+impl Twins<'_> {
+    /// Waits until both clients show the same screen (the status line left out) with the
+    /// same cursor, and fails with both when they do not within a few seconds.
+    fn same(&self, what: &str) {
+        let outer = &self.env.outer;
+        let without_status = |target: &str| {
+            let s = outer.screen(target, true);
+            let mut rows: Vec<&str> = s.lines().collect();
+            rows.pop();
+            rows.join("\n")
+        };
+        let deadline = Instant::now() + Duration::from_secs(5);
+        loop {
+            let (t, z) = (without_status("t"), without_status("z"));
+            let (tc, zc) = self.cursors();
+            if t == z && tc == zc {
+                return;
+            }
+            if Instant::now() > deadline {
+                assert_eq!(z, t, "{what}: zeropty's screen, then tmux's");
+                assert_eq!(zc, tc, "{what}: zeropty's cursor, then tmux's");
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// Types keys on both clients one at a time, as a person would: tmux's client, given
+    /// several at once, sometimes acts on fewer.
+    fn type_one_by_one(&self, keys: &[&str]) {
+        for key in keys {
+            self.keys(&[key]);
+            std::thread::sleep(Duration::from_millis(150));
+        }
+    }
+
+    /// The newest paste buffer on both servers, once both have one other than `not`.
+    fn newest_buffers(&self, not: &str) -> (String, String) {
+        let args = ["show-buffer"];
+        let deadline = Instant::now() + Duration::from_secs(5);
+        loop {
+            let t = String::from_utf8(self.tmux(&args).stdout).unwrap();
+            let z = String::from_utf8(self.env.zp(&args).stdout).unwrap();
+            if t != not && z != not {
+                return (t, z);
+            }
+            assert!(
+                Instant::now() < deadline,
+                "no new buffer: tmux {t:?}, zeropty {z:?}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+/// Copy mode's cursor, selections and copies side by side with tmux: the cursor after
+/// emacs' and vi's moves (lines, words, a line's ends and indentation, jumps, pages), the
+/// selection drawn in mode-style as it grows, a rectangle, a line selection, and the text
+/// each copies into a paste buffer or gives to a command.
+#[test]
+fn copy_mode_moves_selects_and_copies_as_tmux_does() {
+    let env = Env::new("copysel");
+    let program = "printf 'alpha beta-gamma  delta\\n    indented line, here\\nwide \u{4e2d}\u{6587} text end\\n\\033[1;31mred words\\033[m plain\\n'; seq 1 40; printf 'last: one two\\n'; exec cat";
+    let twins = Twins::start(&env, program, 70, 20);
+    twins.both(&["set-option", "-g", "mode-keys", "emacs"]);
+    twins.type_one_by_one(&["C-b", "["]);
+    twins.view_position("opened", "[0/");
+    twins.same("copy mode opened");
+    twins.type_one_by_one(&["Up", "Up", "C-a", "M-f"]);
+    twins.same("emacs: up, start of line, a word on");
+    twins.type_one_by_one(&["M-f"]);
+    twins.same("emacs: the next word on the next line");
+    twins.type_one_by_one(&["C-Space"]);
+    twins.type_one_by_one(&["M-f"]);
+    twins.same("emacs: a word selected");
+    twins.type_one_by_one(&["Up", "Up"]);
+    twins.same("emacs: a selection over three lines");
+    twins.type_one_by_one(&["M-w"]);
+    twins.wait_both("emacs copy ends the mode", |s| !top_row(s).contains("[0/"));
+    let (t, z) = twins.newest_buffers("");
+    assert_eq!(z, t, "emacs copy");
+    assert!(!t.is_empty());
+
+    twins.both(&["set-option", "-g", "mode-keys", "vi"]);
+    twins.type_one_by_one(&["C-b", "["]);
+    twins.view_position("vi opened", "[0/");
+    twins.type_one_by_one(&["C-u", "C-u"]);
+    twins.same("vi: two half pages up");
+    twins.type_one_by_one(&["k", "k", "0", "w", "w", "Space", "e", "j", "j"]);
+    twins.same("vi: a selection from a word's start to a word's end two lines down");
+    twins.type_one_by_one(&["o", "b"]);
+    twins.same("vi: the other end moved a word back");
+    twins.type_one_by_one(&["Enter"]);
+    let (t, z) = twins.newest_buffers(&t);
+    assert_eq!(z, t, "vi copy");
+
+    twins.type_one_by_one(&["C-b", "["]);
+    twins.view_position("vi opened again", "[0/");
+    twins.type_one_by_one(&["g"]);
+    twins.view_position("vi top", "[2");
+    twins.type_one_by_one(&["w", "Space", "C-v", "l", "l", "l", "j", "j"]);
+    twins.same("vi: a rectangle through wide characters");
+    twins.type_one_by_one(&["Enter"]);
+    let (t, z) = twins.newest_buffers(&t);
+    assert_eq!(z, t, "vi rectangle copy");
+
+    twins.type_one_by_one(&["C-b", "["]);
+    twins.view_position("vi line selection", "[0/");
+    twins.type_one_by_one(&["g", "j", "j", "^", "V", "j"]);
+    twins.same("vi: two lines selected, from the indentation");
+    twins.type_one_by_one(&["f"]);
+    twins.wait_both("jump asked", |s| last_line(s).contains("(jump forward)"));
+    twins.type_one_by_one(&["e"]);
+    twins.same("vi: jumped to an e");
+    twins.type_one_by_one(&["Escape"]);
+    std::thread::sleep(Duration::from_millis(700));
+    twins.same("vi: selection cleared");
+    twins.type_one_by_one(&["w", "w", "D"]);
+    let (t, z) = twins.newest_buffers(&t);
+    assert_eq!(z, t, "vi copy to the end of the line");
+
+    // A copy given to a command: the same text reaches it as the buffer holds.
+    let (tf, zf) = (env.dir.join("piped-t"), env.dir.join("piped-z"));
+    for (file, is_tmux) in [(&tf, true), (&zf, false)] {
+        let bind = [
+            "bind-key",
+            "-T",
+            "copy-mode-vi",
+            "Y",
+            "send-keys",
+            "-X",
+            "copy-pipe-and-cancel",
+            &format!("cat > {}", file.display()),
+            "piped",
+        ];
+        if is_tmux {
+            assert!(twins.tmux(&bind).status.success());
+        } else {
+            env.zp_ok(&bind);
+        }
+    }
+    twins.type_one_by_one(&["C-b", "["]);
+    twins.view_position("vi piped", "[0/");
+    twins.type_one_by_one(&["k", "k", "k", "V", "k", "Y"]);
+    let read = |f: &PathBuf| {
+        common::zp::wait_for(
+            || std::fs::read_to_string(f).unwrap_or_default(),
+            |s| !s.is_empty(),
+        )
+    };
+    let (tp, zp) = (read(&tf), read(&zf));
+    assert_eq!(zp, tp, "piped");
+    let names = ["list-buffers", "-F", "#{buffer_name}"];
+    let t_names = String::from_utf8(twins.tmux(&names).stdout).unwrap();
+    assert!(t_names.starts_with("piped"), "{t_names}");
+    assert_eq!(env.zp_ok(&names).lines().next(), t_names.lines().next());
 }

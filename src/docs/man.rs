@@ -992,6 +992,11 @@ const VARIABLE_DOCS: &[(&str, &str)] = &[
         "config_files",
         "The configuration files the server started with, as named, separated by commas.",
     ),
+    (
+        "copy_cursor_x",
+        "In copy mode, the column of its cursor (empty when no client shows the pane in a mode).",
+    ),
+    ("copy_cursor_y", "In copy mode, the row of its cursor."),
     ("cursor_character", "The character under the cursor."),
     ("cursor_flag", "1 if the cursor is visible."),
     ("cursor_x", "The cursor's column, from 0."),
@@ -1119,6 +1124,10 @@ const VARIABLE_DOCS: &[(&str, &str)] = &[
     ("pane_width", "The pane's columns."),
     ("pid", "The server's process id."),
     (
+        "scroll_position",
+        "In copy mode, how many lines above the bottom of the history the view is.",
+    ),
+    (
         "scroll_region_lower",
         "The last row of the pane's scroll region, from 0.",
     ),
@@ -1126,6 +1135,11 @@ const VARIABLE_DOCS: &[(&str, &str)] = &[
         "scroll_region_upper",
         "The first row of the pane's scroll region, from 0.",
     ),
+    (
+        "selection_active",
+        "In copy mode, 1 while the selection's end follows the cursor.",
+    ),
+    ("selection_present", "In copy mode, 1 when there is a selection."),
     (
         "session_activity",
         "When the session was last active, in seconds since the epoch.",

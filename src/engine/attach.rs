@@ -43,6 +43,7 @@
 //! client's prompt is released (declined) when that client leaves.
 
 use super::commands::FormatValues;
+use super::copy_mode::CopyMode;
 use super::format;
 use super::key_bindings::Binding;
 use super::keys::{self, Key, KeyModes};
@@ -113,20 +114,6 @@ enum SizePolicy {
     Manual,
 }
 
-/// The scrollback view (`C-b [`), or the output of commands a key ran (tmux's view mode):
-/// how far above the bottom the view is.
-#[derive(Clone, Debug)]
-struct View {
-    offset: u32,
-    /// History size when the view was last drawn: new lines push the view down so the text
-    /// shown stays still, as tmux's copy mode does.
-    hsize: u32,
-    /// The pane's height, which sets how far a page moves.
-    rows: u32,
-    /// The output shown in place of the pane, one row a line; `None`: the pane's history.
-    output: Option<Vec<String>>,
-}
-
 /// A message shown in place of a client's status line, as tmux's `status_message_set`
 /// shows one (display-message, an error of a command a key ran).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -188,11 +175,12 @@ pub struct Client {
     pub key_table: Option<String>,
     /// Until when (monotonic ms) a repeating binding keeps the client in its table.
     repeat_until: Option<u64>,
-    view: Option<View>,
+    /// Copy mode or view mode over the pane (`engine/copy_mode.rs`).
+    pub(super) view: Option<Box<CopyMode>>,
     message: Option<Shown>,
     /// A prompt waiting for keys (command-prompt, confirm-before); a message shows over it.
     pub(super) prompt: Option<Prompt>,
-    dirty: bool,
+    pub(super) dirty: bool,
     last_draw: Option<u64>,
     last_frame: Vec<u8>,
     /// Inside a bracketed paste from the terminal: keys go through uninterpreted.
@@ -202,7 +190,7 @@ pub struct Client {
 /// Every attached client, in the order they attached (tmux's client list order).
 #[derive(Debug, Default)]
 pub struct Clients {
-    list: Vec<Client>,
+    pub(super) list: Vec<Client>,
     exits: Vec<(u64, Exit)>,
     seq: u64,
     /// When status lines are next redrawn for their clock (monotonic ms).
@@ -247,7 +235,7 @@ impl Clients {
         Some(std::mem::replace(&mut c.prompt, new))
     }
 
-    fn get_mut(&mut self, conn: u64) -> Option<&mut Client> {
+    pub(super) fn get_mut(&mut self, conn: u64) -> Option<&mut Client> {
         self.list.iter_mut().find(|c| c.conn == conn)
     }
 
@@ -854,7 +842,7 @@ impl Engine {
 
     /// A view opened or closed on a pane: its window's automatic name (`[tmux]` in a mode)
     /// is checked again, as tmux checks it after a mode change.
-    fn pane_mode_changed(&mut self, pane: u32) {
+    pub(super) fn pane_mode_changed(&mut self, pane: u32) {
         if let Some((si, wi)) = self.locate_pane(pane) {
             self.sessions[si].windows[wi].name_checked.0 = u64::MAX;
             self.names_due.insert(pane);
@@ -880,8 +868,7 @@ impl Engine {
         Some(frame)
     }
 
-    /// Keeps the scrollback view on the same text while new lines arrive (read first, as
-    /// every reader of a screen is).
+    /// Reads what the shown pane's program wrote, as every reader of a screen does first.
     fn follow_history(&mut self, conn: u64) {
         let Some(c) = self.clients.get(conn) else {
             return;
@@ -899,18 +886,6 @@ impl Engine {
                 pane.update_watch(os);
             }
         });
-        let t = &self.sessions[si].current_window().pane.term;
-        let (hsize, rows) = (t.history_size(), t.rows());
-        if let Some(c) = self.clients.get_mut(conn) {
-            if let Some(v) = c.view.as_mut().filter(|v| v.output.is_none()) {
-                if hsize > v.hsize {
-                    v.offset += hsize - v.hsize;
-                }
-                v.hsize = hsize;
-                v.rows = rows;
-                v.offset = v.offset.min(hsize);
-            }
-        }
     }
 
     // ---- input ----
@@ -1139,7 +1114,7 @@ impl Engine {
     }
 
     /// The pane a client shows.
-    fn client_pane(&self, conn: u64) -> Option<u32> {
+    pub(super) fn client_pane(&self, conn: u64) -> Option<u32> {
         let c = self.clients.get(conn)?;
         let si = self.session_index(c.session)?;
         Some(self.sessions[si].current_window().pane.id)
@@ -1215,198 +1190,6 @@ impl Engine {
         self.clients.touch_all();
     }
 
-    /// Opens (or with `pages`, pages up) the scrollback view of every client showing `pane`,
-    /// or only of `conn` when it is one of them (copy-mode).
-    pub fn open_views(&mut self, pane: u32, conn: Option<u64>, pages: u32) {
-        for c in self.viewers(pane, conn) {
-            self.open_view(c, pages);
-        }
-    }
-
-    /// Closes the scrollback view of every client showing `pane` (copy-mode -q).
-    pub fn close_views(&mut self, pane: u32) {
-        for conn in self.viewers(pane, None) {
-            if let Some(c) = self.clients.get_mut(conn) {
-                c.view = None;
-                c.dirty = true;
-            }
-        }
-        self.pane_mode_changed(pane);
-    }
-
-    /// The clients showing `pane`: just `conn` when it is one of them.
-    fn viewers(&self, pane: u32, conn: Option<u64>) -> Vec<u64> {
-        let showing: Vec<u64> = self
-            .clients
-            .list
-            .iter()
-            .map(|c| c.conn)
-            .filter(|&c| self.client_pane(c) == Some(pane))
-            .collect();
-        match conn {
-            Some(c) if showing.contains(&c) => vec![c],
-            _ => showing,
-        }
-    }
-
-    // ---- the scrollback view ----
-
-    fn open_view(&mut self, conn: u64, pages: u32) {
-        let Some(pane) = self.client_pane(conn) else {
-            return;
-        };
-        let (hsize, rows) = self
-            .panes()
-            .find(|p| p.id == pane)
-            .map_or((0, 1), |p| (p.term.history_size(), p.term.rows()));
-        if let Some(c) = self.clients.get_mut(conn) {
-            // The pane's history replaces output shown in its place.
-            if c.view.as_ref().is_some_and(|v| v.output.is_some()) {
-                c.view = None;
-            }
-            let view = c.view.get_or_insert(View {
-                offset: 0,
-                hsize,
-                rows,
-                output: None,
-            });
-            view.offset = (view.offset + pages * page(rows)).min(hsize);
-            c.dirty = true;
-        }
-        self.pane_mode_changed(pane);
-    }
-
-    fn move_view(&mut self, conn: u64, step: ViewStep) {
-        let Some(c) = self.clients.get_mut(conn) else {
-            return;
-        };
-        let Some(v) = &mut c.view else {
-            return;
-        };
-        let up = |v: &View, n: i64| (v.offset as i64 + n).clamp(0, v.hsize as i64) as u32;
-        c.dirty = true;
-        match step {
-            ViewStep::Close => {
-                c.view = None;
-                if let Some(pane) = self.client_pane(conn) {
-                    self.pane_mode_changed(pane);
-                }
-            }
-            ViewStep::Lines(n) => v.offset = up(v, n),
-            ViewStep::Pages(n) => v.offset = up(v, n * page(v.rows) as i64),
-            ViewStep::Top => v.offset = v.hsize,
-            ViewStep::Bottom => v.offset = 0,
-            ViewStep::Line(line) => {
-                v.offset = u32::try_from(line).map_or(v.hsize, |line| line.min(v.hsize));
-            }
-        }
-    }
-
-    /// Whether a client shows `pane` in the scrollback view (`#{pane_in_mode}`).
-    pub fn pane_in_view(&self, pane: u32) -> bool {
-        self.pane_mode(pane).is_some()
-    }
-
-    /// The mode a client shows `pane` in (`#{pane_mode}`): `copy-mode` for its history,
-    /// `view-mode` for the output of commands a key ran.
-    pub fn pane_mode(&self, pane: u32) -> Option<&'static str> {
-        let view = self
-            .viewers(pane, None)
-            .into_iter()
-            .find_map(|conn| self.clients.get(conn)?.view.as_ref())?;
-        Some(match view.output {
-            Some(_) => "view-mode",
-            None => "copy-mode",
-        })
-    }
-
-    /// Output of commands a key ran, shown in place of the client's pane as tmux's view mode
-    /// shows it: from its first line, lines wider than the pane cut into rows; more output
-    /// is added below, the view staying where it is.
-    pub(super) fn show_output(&mut self, conn: u64, out: &[u8]) {
-        let Some(pane) = self.client_pane(conn) else {
-            return;
-        };
-        let Some((cols, rows)) = self
-            .panes()
-            .find(|p| p.id == pane)
-            .map(|p| (p.term.cols(), p.term.rows()))
-        else {
-            return;
-        };
-        let Some(c) = self.clients.get_mut(conn) else {
-            return;
-        };
-        if c.view.as_ref().is_none_or(|v| v.output.is_none()) {
-            c.view = Some(View {
-                offset: 0,
-                hsize: 0,
-                rows,
-                output: Some(Vec::new()),
-            });
-        }
-        let Some(v) = c.view.as_mut() else {
-            return;
-        };
-        let lines = v.output.get_or_insert_with(Vec::new);
-        for line in String::from_utf8_lossy(out).lines() {
-            lines.extend(wrap(line, cols));
-        }
-        let hsize = (lines.len() as u32).saturating_sub(rows);
-        v.offset += hsize - v.hsize.min(hsize);
-        v.hsize = hsize;
-        c.dirty = true;
-        self.pane_mode_changed(pane);
-    }
-
-    /// A copy-mode command (`send-keys -X NAME ARGS`, `count` times) for the views on `pane`,
-    /// as far as a view without a copy cursor follows it: `cancel` and the commands that copy
-    /// and cancel, the `history-` ends, pages, half pages and lines scrolled, `goto-line`;
-    /// other commands do nothing. False when no client shows the pane in the view (tmux's
-    /// `not in a mode`).
-    pub fn view_command(&mut self, pane: u32, command: &[String], count: u32) -> bool {
-        let (name, line) = match command {
-            [name, rest @ ..] => (name.as_str(), rest.first()),
-            [] => ("", None),
-        };
-        let in_view: Vec<u64> = self
-            .viewers(pane, None)
-            .into_iter()
-            .filter(|&conn| self.clients.get(conn).is_some_and(|c| c.view.is_some()))
-            .collect();
-        let n = i64::from(count);
-        for conn in &in_view {
-            let rows = self
-                .clients
-                .get(*conn)
-                .and_then(|c| c.view.as_ref())
-                .map_or(1, |v| v.rows);
-            let half = i64::from(rows / 2).max(1);
-            let step = match name {
-                // Nothing is selected in a view without a cursor: copying copies nothing.
-                "cancel" => ViewStep::Close,
-                copy if copy.ends_with("-and-cancel") => ViewStep::Close,
-                "history-top" => ViewStep::Top,
-                "history-bottom" => ViewStep::Bottom,
-                "page-up" => ViewStep::Pages(n),
-                "page-down" => ViewStep::Pages(-n),
-                "halfpage-up" => ViewStep::Lines(n * half),
-                "halfpage-down" => ViewStep::Lines(-n * half),
-                "scroll-up" | "cursor-up" => ViewStep::Lines(n),
-                "scroll-down" | "cursor-down" => ViewStep::Lines(-n),
-                // As tmux's: a line from -1 up, past the history (or -1) its top; else nothing.
-                "goto-line" => match line.map(|l| super::numbers::strtonum(l, -1, i32::MAX.into()))
-                {
-                    Some(Ok(line)) => ViewStep::Line(line),
-                    _ => continue,
-                },
-                _ => continue,
-            };
-            self.move_view(*conn, step);
-        }
-        !in_view.is_empty()
-    }
-
     // ---- drawing ----
 
     /// A full redraw of what a client shows.
@@ -1417,11 +1200,9 @@ impl Engine {
         let t = &pane.term;
         let status = self.status_lines(Some(si)).min(c.rows.saturating_sub(1));
         let rows = c.rows - status;
-        let offset = c.view.as_ref().map_or(0, |v| v.offset);
-        let output = c
-            .view
-            .as_ref()
-            .and_then(|v| Some((v.output.as_ref()?, v.hsize - v.offset)));
+        let copy = c.view.as_deref();
+        // Copy and view modes show their own copy of the lines, `oy` above its bottom.
+        let (shown, offset) = copy.map_or((t, 0), |m| (m.backing(), m.oy));
         let mut out = Vec::with_capacity((c.cols as usize + 16) * c.rows as usize);
         // Cursor hidden while drawing; no autowrap, so the last column never scrolls; G1 is
         // the line-drawing set the screen's SO/SI codes select.
@@ -1429,12 +1210,8 @@ impl Engine {
         for y in 0..rows {
             out.extend_from_slice(format!("\x1b[{};1H\x1b[0m", y + 1).as_bytes());
             let mut used = 0;
-            if let Some((lines, top)) = output {
-                if let Some(line) = lines.get((top + y) as usize).filter(|_| y < t.rows()) {
-                    used = push_cropped(&mut out, line.as_bytes(), c.cols);
-                }
-            } else if y < t.rows() {
-                let line = t.capture(&CaptureOptions {
+            if y < shown.rows() {
+                let line = shown.capture(&CaptureOptions {
                     start: Some(LineSpec::Line(y as i64 - offset as i64)),
                     end: Some(LineSpec::Line(y as i64 - offset as i64)),
                     escapes: true,
@@ -1449,21 +1226,21 @@ impl Engine {
             }
             out.extend_from_slice(b"\x1b[0m\x0f");
             // Not on a full row: with autowrap off the cursor stays on its last cell, which
-            // an erase would clear.
-            if used < c.cols {
+            // an erase would clear. Copy mode writes every cell of its rows, as tmux's does.
+            if used < c.cols && copy.is_some() {
+                out.resize(out.len() + (c.cols - used) as usize, b' ');
+            } else if used < c.cols {
                 out.extend_from_slice(b"\x1b[K");
             }
         }
-        if let Some(v) = &c.view {
-            let text = format!("[{}/{}]", v.offset, v.hsize);
-            let x = c.cols.saturating_sub(text.len() as u32) + 1;
+        if let Some(m) = copy {
             let style = style_sgr(&self.option_or(
                 Some(si),
                 Some(s.current),
                 "mode-style",
                 "bg=yellow,fg=black",
             ));
-            out.extend_from_slice(format!("\x1b[1;{x}H{style}{text}\x1b[0m").as_bytes());
+            push_copy_mode(&mut out, m, &style, c.cols.min(m.backing().cols()), rows);
         }
         // A message takes the status line's place, or the last row when there is none.
         let mut prompt_cursor = None;
@@ -1505,6 +1282,10 @@ impl Engine {
         if let Some(x) = prompt_cursor {
             // As in tmux, the (hidden) cursor waits where the answer goes.
             out.extend_from_slice(format!("\x1b[{};{}H", c.rows, x + 1).as_bytes());
+        } else if let Some(copy) = copy.filter(|m| !on_status_line && m.cy < rows) {
+            // As in tmux, copy mode's own cursor shows, whatever the program's does.
+            let x = copy.cx.min(c.cols.saturating_sub(1));
+            out.extend_from_slice(format!("\x1b[{};{}H\x1b[?25h", copy.cy + 1, x + 1).as_bytes());
         } else if c.view.is_none() && !on_status_line && m & mode::CURSOR != 0 && cy < rows {
             out.extend_from_slice(format!("\x1b[{};{}H\x1b[?25h", cy + 1, cx + 1).as_bytes());
         } else {
@@ -1642,6 +1423,44 @@ impl Engine {
 /// Draws `text` from the start of a row in the `base` style, cut to `cols` cells, its
 /// `#[style]` directives applied over that style when `styled`; control characters are
 /// left out, as tmux leaves them out. Returns the cells used.
+/// What copy mode draws over its lines, as tmux draws it: the selection's cells in
+/// `mode-style` (`style`, its SGR codes; the cells' own colours and attributes left out),
+/// a `$` when the cursor is past the last column, and the position, `[oy/history]`, at the
+/// top right. `cols` and `rows`: the cells drawn.
+fn push_copy_mode(out: &mut Vec<u8>, m: &CopyMode, style: &str, cols: u32, rows: u32) {
+    if let Some(sel) = m.shown_selection() {
+        for y in 0..rows.min(m.backing().rows()) {
+            let line = m.backing().text_line(m.line_of_row(y));
+            let mut x = 0;
+            while x < cols {
+                if !sel.contains(x, y) {
+                    x += 1;
+                    continue;
+                }
+                // The right half of a wide character is drawn with its left half.
+                let start = x + u32::from(line.is_padding(x));
+                while x < cols && sel.contains(x, y) {
+                    x += 1;
+                }
+                let mut text = String::new();
+                line.copy_text(start, x, &mut text);
+                let at = format!("\x1b[{};{}H{style}", y + 1, start + 1);
+                out.extend_from_slice(at.as_bytes());
+                out.extend_from_slice(text.as_bytes());
+                out.extend_from_slice(b"\x1b[0m");
+            }
+        }
+    }
+    if m.cx == m.backing().cols() && m.cy < rows {
+        out.extend_from_slice(format!("\x1b[{};{}H\x1b[0m$", m.cy + 1, cols).as_bytes());
+    }
+    if !m.hide_position && rows > 1 {
+        let text = format!("[{}/{}]", m.oy, m.hsize());
+        let x = cols.saturating_sub(text.len() as u32) + 1;
+        out.extend_from_slice(format!("\x1b[1;{x}H{style}{text}\x1b[0m").as_bytes());
+    }
+}
+
 fn push_text(out: &mut Vec<u8>, base: &str, text: &str, styled: bool, cols: u32) -> u32 {
     out.extend_from_slice(base.as_bytes());
     let text: String = text.chars().filter(|c| !c.is_control()).collect();
@@ -1685,19 +1504,6 @@ const READ_ONLY_COMMANDS: &[&str] = &[
     "list-clients",
     "switch-client",
 ];
-
-/// A move of the scrollback view.
-enum ViewStep {
-    Close,
-    /// Lines up (down when negative).
-    Lines(i64),
-    /// Pages up (down when negative).
-    Pages(i64),
-    Top,
-    Bottom,
-    /// This many lines above the bottom (`goto-line`; past the history, or -1: its top).
-    Line(i64),
-}
 
 /// What a key typed on a client does.
 enum KeyAction {
@@ -1751,30 +1557,6 @@ fn new_client(
         last_frame: Vec::new(),
         pasting: false,
     }
-}
-
-/// How far PgUp/PgDn move the scrollback view of a pane this tall (tmux's copy mode keeps
-/// two lines of context).
-/// A line of output cut into rows `cols` cells wide (an empty line is one empty row).
-fn wrap(line: &str, cols: u32) -> Vec<String> {
-    let mut rows = Vec::new();
-    let mut row = String::new();
-    let mut used = 0;
-    for ch in line.chars().filter(|c| !c.is_control()) {
-        let w = char_width(ch);
-        if used + w > cols.max(1) {
-            rows.push(std::mem::take(&mut row));
-            used = 0;
-        }
-        row.push(ch);
-        used += w;
-    }
-    rows.push(row);
-    rows
-}
-
-fn page(rows: u32) -> u32 {
-    rows.saturating_sub(2).max(1)
 }
 
 fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
@@ -1866,7 +1648,7 @@ fn line_drawing_as_utf8(line: &[u8]) -> Vec<u8> {
                 i += n;
                 continue;
             }
-            b if acs => match line_drawing(b) {
+            b if acs => match crate::term::text::line_drawing_char(b) {
                 Some(c) => {
                     let mut buf = [0u8; 4];
                     out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
@@ -1878,49 +1660,6 @@ fn line_drawing_as_utf8(line: &[u8]) -> Vec<u8> {
         i += 1;
     }
     out
-}
-
-/// The Unicode character for a VT100 line-drawing character (tmux's table).
-fn line_drawing(b: u8) -> Option<char> {
-    Some(match b {
-        b'+' => '\u{2192}',
-        b',' => '\u{2190}',
-        b'-' => '\u{2191}',
-        b'.' => '\u{2193}',
-        b'0' => '\u{25ae}',
-        b'`' => '\u{25c6}',
-        b'a' => '\u{2592}',
-        b'b' => '\u{2409}',
-        b'c' => '\u{240c}',
-        b'd' => '\u{240d}',
-        b'e' => '\u{240a}',
-        b'f' => '\u{b0}',
-        b'g' => '\u{b1}',
-        b'h' => '\u{2424}',
-        b'i' => '\u{240b}',
-        b'j' => '\u{2518}',
-        b'k' => '\u{2510}',
-        b'l' => '\u{250c}',
-        b'm' => '\u{2514}',
-        b'n' => '\u{253c}',
-        b'o' => '\u{23ba}',
-        b'p' => '\u{23bb}',
-        b'q' => '\u{2500}',
-        b'r' => '\u{23bc}',
-        b's' => '\u{23bd}',
-        b't' => '\u{251c}',
-        b'u' => '\u{2524}',
-        b'v' => '\u{2534}',
-        b'w' => '\u{252c}',
-        b'x' => '\u{2502}',
-        b'y' => '\u{2264}',
-        b'z' => '\u{2265}',
-        b'{' => '\u{3c0}',
-        b'|' => '\u{2260}',
-        b'}' => '\u{a3}',
-        b'~' => '\u{b7}',
-        _ => return None,
-    })
 }
 
 /// Copies a captured row with SGR codes, keeping at most `cols` cells of text; the cells
@@ -2062,14 +1801,6 @@ mod tests {
             String::from_utf8(out).unwrap(),
             "a\x1b[31m\u{250c}\u{2500}\u{2510}q"
         );
-    }
-
-    #[test]
-    fn output_lines_are_cut_into_rows() {
-        assert_eq!(wrap("", 4), [""]);
-        assert_eq!(wrap("abcdefghij", 4), ["abcd", "efgh", "ij"]);
-        assert_eq!(wrap("ab\u{4e2d}\u{6587}c", 4), ["ab\u{4e2d}", "\u{6587}c"]);
-        assert_eq!(wrap("a\tb", 4), ["ab"]);
     }
 
     #[test]

@@ -84,9 +84,10 @@ impl Buffers {
         self.list.insert(0, b);
     }
 
-    /// Stores `data` as a new automatic buffer, evicting the oldest automatic buffers beyond
-    /// `limit`. Returns its name (`None` for empty data, which is not stored).
-    pub fn add(&mut self, data: Vec<u8>, now: i64, limit: usize) -> Option<String> {
+    /// Stores `data` as a new automatic buffer named `prefix` and a number (`buffer0`, as
+    /// tmux's `paste_add`), evicting the oldest automatic buffers beyond `limit`. Returns its
+    /// name (`None` for empty data, which is not stored).
+    pub fn add(&mut self, prefix: &str, data: Vec<u8>, now: i64, limit: usize) -> Option<String> {
         if data.is_empty() {
             return None;
         }
@@ -101,7 +102,7 @@ impl Buffers {
             }
         }
         let name = loop {
-            let name = format!("buffer{}", self.next_index);
+            let name = format!("{prefix}{}", self.next_index);
             self.next_index = self.next_index.wrapping_add(1);
             if self.get(&name).is_none() {
                 break name;
@@ -132,7 +133,7 @@ impl Buffers {
             return Ok(());
         }
         let Some(name) = name else {
-            self.add(data, now, limit);
+            self.add("buffer", data, now, limit);
             return Ok(());
         };
         if name.is_empty() {
@@ -282,16 +283,16 @@ mod tests {
     fn automatic_names_order_and_limit() {
         let mut b = Buffers::new();
         for i in 0..5 {
-            b.add(format!("d{i}").into_bytes(), 0, 3);
+            b.add("buffer", format!("d{i}").into_bytes(), 0, 3);
         }
         let names: Vec<&str> = b.iter().map(|x| x.name.as_str()).collect();
         assert_eq!(names, ["buffer4", "buffer3", "buffer2"]);
         b.set(Some("named"), b"x".to_vec(), 0, 3).unwrap();
-        b.add(b"y".to_vec(), 0, 3);
+        b.add("buffer", b"y".to_vec(), 0, 3);
         let names: Vec<&str> = b.iter().map(|x| x.name.as_str()).collect();
         assert_eq!(names, ["buffer5", "named", "buffer4", "buffer3"]);
         assert!(b.orders().windows(2).all(|w| w[0] > w[1]));
-        assert_eq!(b.add(Vec::new(), 0, 3), None);
+        assert_eq!(b.add("buffer", Vec::new(), 0, 3), None);
     }
 
     #[test]
@@ -312,9 +313,9 @@ mod tests {
             Err("empty buffer name".into())
         );
         // An automatic buffer renamed is no longer counted against the limit.
-        b.add(b"x".to_vec(), 0, 1);
+        b.add("buffer", b"x".to_vec(), 0, 1);
         b.rename("buffer0", "kept").unwrap();
-        b.add(b"y".to_vec(), 0, 1);
+        b.add("buffer", b"y".to_vec(), 0, 1);
         assert!(b.get("kept").is_some());
     }
 

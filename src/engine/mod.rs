@@ -15,10 +15,12 @@
 
 pub mod attach;
 pub mod buffers;
+mod client_copy;
 mod client_prompt;
 pub mod cmdline;
 pub mod cold;
 pub mod commands;
+pub mod copy_mode;
 pub mod format;
 pub mod freezer;
 pub mod jobs;

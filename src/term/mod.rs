@@ -29,6 +29,7 @@ pub mod row;
 pub mod screen;
 mod screen_data;
 mod sgr;
+pub mod text;
 pub mod width;
 pub mod width_table;
 
@@ -36,6 +37,7 @@ pub use capture::{CaptureOptions, LineSpec};
 pub use frozen_lines::{can_be_reference, decompress_against, Compressor, SEAL_BYTES};
 pub use screen::{mode, Screen};
 pub use screen_data::allocating_screen_data;
+pub use text::TextLine;
 
 use freeze::{Decoded, Storage};
 use parser::Parser;

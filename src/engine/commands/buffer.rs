@@ -33,7 +33,7 @@ pub(super) static COMMANDS: &[super::CommandDef] = &[
 ];
 
 /// `buffer-limit`: how many automatic buffers are kept.
-fn limit(e: &Engine) -> usize {
+pub fn limit(e: &Engine) -> usize {
     e.options
         .get("buffer-limit")
         .and_then(|v| v.parse().ok())

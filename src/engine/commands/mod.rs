@@ -23,7 +23,8 @@ mod shell;
 mod window;
 mod window_moves;
 
-pub use environment::new_session_environ;
+pub use buffer::limit as buffer_limit;
+pub use environment::{job_environment, new_session_environ};
 pub use format_values::{expand, FormatValues, VARIABLES};
 pub use options::{command_argv, command_lines, run_detached, run_pending_hooks};
 pub use server::run_text;

@@ -1,0 +1,232 @@
+//! Copy mode and view mode in the engine: which clients show them, the options they read,
+//! and where what they copy goes, as tmux 3.3a's `window-copy.c` sends it.
+//!
+//! The modes themselves are pure (`copy_mode.rs`). zeropty keeps a mode per client, not per
+//! pane as tmux does: each client showing a pane has its own cursor and selection, and a
+//! pane no client shows is never in a mode. Copy mode works on a copy of the pane's
+//! terminal taken when it starts (read first, as every reader of a screen is), as tmux's
+//! does, so the program goes on writing underneath.
+//!
+//! Copied text goes to a new automatic paste buffer (`buffer-limit`), to the end of the
+//! newest (`append-selection`), and to a command's input for the `pipe` commands
+//! (`copy-command` when none is given): as much as the socket to the command takes at once,
+//! which is well over the text of a screen (tmux's job buffers it all).
+//!
+//! Invariant: a client's mode is dropped when it shows another pane (`attach.rs`) and when
+//! a command ends it; `#{pane_mode}` and the window's automatic name follow both.
+
+use super::copy_mode::{Copied, CopyMode, Settings};
+use super::Engine;
+
+impl Engine {
+    /// Opens (or with `pages`, pages up) the scrollback view of every client showing `pane`,
+    /// or only of `conn` when it is one of them (copy-mode).
+    pub fn open_views(&mut self, pane: u32, conn: Option<u64>, pages: u32) {
+        for c in self.viewers(pane, conn) {
+            self.open_view(c, pages);
+        }
+    }
+
+    /// Closes the scrollback view of every client showing `pane` (copy-mode -q).
+    pub fn close_views(&mut self, pane: u32) {
+        for conn in self.viewers(pane, None) {
+            if let Some(c) = self.clients.get_mut(conn) {
+                c.view = None;
+                c.dirty = true;
+            }
+        }
+        self.pane_mode_changed(pane);
+    }
+
+    /// The clients showing `pane`: just `conn` when it is one of them.
+    fn viewers(&self, pane: u32, conn: Option<u64>) -> Vec<u64> {
+        let showing: Vec<u64> = self
+            .clients
+            .list
+            .iter()
+            .map(|c| c.conn)
+            .filter(|&c| self.client_pane(c) == Some(pane))
+            .collect();
+        match conn {
+            Some(c) if showing.contains(&c) => vec![c],
+            _ => showing,
+        }
+    }
+
+    /// Starts copy mode for a client over a copy of its pane's terminal, then pages up
+    /// `pages` times (`copy-mode -u`); a client already in copy mode only pages up. Output
+    /// shown in view mode gives way to copy mode.
+    fn open_view(&mut self, conn: u64, pages: u32) {
+        let Some(pane) = self.client_pane(conn) else {
+            return;
+        };
+        let (vi, separators) = self.copy_settings(conn);
+        let in_copy_mode = self
+            .clients
+            .get(conn)
+            .and_then(|c| c.view.as_ref())
+            .is_some_and(|m| !m.is_view());
+        if !in_copy_mode {
+            self.read_screen(pane);
+            let Some(term) = self.panes().find(|p| p.id == pane).map(|p| p.term.clone()) else {
+                return;
+            };
+            if let Some(c) = self.clients.get_mut(conn) {
+                c.view = Some(Box::new(CopyMode::new(term, vi)));
+            }
+        }
+        if let Some(m) = self.clients.get_mut(conn).and_then(|c| c.view.as_mut()) {
+            let set = Settings {
+                vi,
+                separators: &separators,
+            };
+            for _ in 0..pages {
+                m.command(&["page-up".to_string()], 1, set);
+            }
+        }
+        self.touch_client(conn);
+        self.pane_mode_changed(pane);
+    }
+
+    fn touch_client(&mut self, conn: u64) {
+        if let Some(c) = self.clients.get_mut(conn) {
+            c.dirty = true;
+        }
+    }
+
+    /// What copy mode reads of a client's session and window: `mode-keys` is vi, and the
+    /// `word-separators`.
+    fn copy_settings(&self, conn: u64) -> (bool, String) {
+        let place = self.client_place(conn);
+        let (si, wi) = (place.map(|f| f.session), place.map(|f| f.window));
+        let vi = self.option_or(si, wi, "mode-keys", "emacs") == "vi";
+        (vi, self.option_or(si, None, "word-separators", ""))
+    }
+
+    /// The mode of the first client showing `pane` in one.
+    pub fn pane_copy_mode(&self, pane: u32) -> Option<&CopyMode> {
+        self.viewers(pane, None)
+            .into_iter()
+            .find_map(|conn| self.clients.get(conn)?.view.as_deref())
+    }
+
+    /// Whether a client shows `pane` in copy or view mode (`#{pane_in_mode}`).
+    pub fn pane_in_view(&self, pane: u32) -> bool {
+        self.pane_mode(pane).is_some()
+    }
+
+    /// The mode a client shows `pane` in (`#{pane_mode}`): `copy-mode`, or `view-mode` for
+    /// the output of commands a key ran.
+    pub fn pane_mode(&self, pane: u32) -> Option<&'static str> {
+        Some(match self.pane_copy_mode(pane)?.is_view() {
+            true => "view-mode",
+            false => "copy-mode",
+        })
+    }
+
+    /// Output of commands a key ran, shown in place of the client's pane as tmux's view mode
+    /// shows it: from its first line, lines wider than the pane wrapped; more output is added
+    /// below, the view staying where it is.
+    pub(super) fn show_output(&mut self, conn: u64, out: &[u8]) {
+        let Some(pane) = self.client_pane(conn) else {
+            return;
+        };
+        let Some((cols, rows)) = self
+            .panes()
+            .find(|p| p.id == pane)
+            .map(|p| (p.term.cols(), p.term.rows()))
+        else {
+            return;
+        };
+        let (vi, _) = self.copy_settings(conn);
+        let Some(c) = self.clients.get_mut(conn) else {
+            return;
+        };
+        c.dirty = true;
+        let view = match &mut c.view {
+            Some(m) if m.is_view() => m,
+            other => other.insert(Box::new(CopyMode::view(cols, rows, vi))),
+        };
+        for line in String::from_utf8_lossy(out).lines() {
+            view.add_line(line);
+        }
+        self.pane_mode_changed(pane);
+    }
+
+    /// A copy-mode command (`send-keys -X NAME ARGS`, `count` times) for every client showing
+    /// `pane` in a mode. False when none does (tmux's `not in a mode`).
+    pub fn view_command(&mut self, pane: u32, command: &[String], count: u32) -> bool {
+        let in_mode: Vec<u64> = self
+            .viewers(pane, None)
+            .into_iter()
+            .filter(|&conn| self.clients.get(conn).is_some_and(|c| c.view.is_some()))
+            .collect();
+        for &conn in &in_mode {
+            let (vi, separators) = self.copy_settings(conn);
+            let set = Settings {
+                vi,
+                separators: &separators,
+            };
+            let Some(c) = self.clients.get_mut(conn) else {
+                continue;
+            };
+            c.dirty = true;
+            let Some(outcome) = c.view.as_mut().map(|m| m.command(command, count, set)) else {
+                continue;
+            };
+            if outcome.cancel {
+                c.view = None;
+            }
+            if let Some(copied) = outcome.copied {
+                self.keep_copied(conn, copied);
+            }
+            if outcome.cancel {
+                self.pane_mode_changed(pane);
+            }
+        }
+        !in_mode.is_empty()
+    }
+
+    /// Gives copied text to its command and paste buffer. The buffer's prefix and the
+    /// command are formats, expanded for the client.
+    fn keep_copied(&mut self, conn: u64, copied: Copied) {
+        if let Some(command) = &copied.pipe {
+            let command = match command.is_empty() {
+                true => self.options.string("copy-command"),
+                false => self.expand_for_client(conn, command),
+            };
+            if !command.is_empty() {
+                self.pipe_to_command(conn, &command, copied.text.as_bytes());
+            }
+        }
+        if !copied.store {
+            return;
+        }
+        let (now, limit) = (self.host.wall_time(), super::commands::buffer_limit(self));
+        let mut data = copied.text.into_bytes();
+        match self.buffers.top().filter(|_| copied.append) {
+            Some(top) => {
+                let name = top.name.clone();
+                data.splice(0..0, top.data.iter().copied());
+                let _ = self.buffers.set(Some(&name), data, now, limit);
+            }
+            None => {
+                let prefix = copied.prefix.map(|p| self.expand_for_client(conn, &p));
+                self.buffers
+                    .add(prefix.as_deref().unwrap_or("buffer"), data, now, limit);
+            }
+        }
+    }
+
+    /// Starts `command` with `/bin/sh -c` in the client's session's directory and writes
+    /// `text` to its input, then closes it.
+    fn pipe_to_command(&mut self, conn: u64, command: &str, text: &[u8]) {
+        let place = self.client_place(conn);
+        let env = super::commands::job_environment(self, place.map(|f| f.session), false);
+        let cwd = place.map_or_else(|| "/".to_string(), |f| self.sessions[f.session].cwd.clone());
+        if let Ok(id) = self.host.spawn_pipe(command, &cwd, &env, true, false) {
+            let _ = self.host.pipe_write(id, text);
+            self.host.close_pipe(id);
+        }
+    }
+}
