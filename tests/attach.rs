@@ -1614,3 +1614,55 @@ fn copy_mode_moves_selects_and_copies_as_tmux_does() {
     assert!(t_names.starts_with("piped"), "{t_names}");
     assert_eq!(env.zp_ok(&names).lines().next(), t_names.lines().next());
 }
+
+/// Searching in copy mode side by side with tmux: vi's `/` and `?` from the prompt, `n` and
+/// `N`, a search that goes round the end, matches marked in their styles with the count at
+/// the top, the marks kept by vi's moves and cleared by emacs', and emacs' incremental C-s
+/// and C-r as the text is typed.
+#[test]
+fn copy_mode_searches_as_tmux_does() {
+    let env = Env::new("copysearch");
+    let program = "printf 'Line one\\nthe line two\\n  a LINE three\\nlast line\\n'; seq 1 30; printf 'x line y\\n'; exec cat";
+    let twins = Twins::start(&env, program, 70, 20);
+    twins.both(&["set-option", "-g", "mode-keys", "vi"]);
+    twins.type_one_by_one(&["C-b", "["]);
+    twins.view_position("opened", "[0/");
+    twins.type_one_by_one(&["?"]);
+    twins.wait_both("asked up", |s| last_line(s).contains("(search up)"));
+    twins.type_one_by_one(&["l", "i", "n", "e", "Enter"]);
+    twins.same("vi: searched up for line, every case");
+    twins.type_one_by_one(&["n", "n"]);
+    twins.same("vi: two more up");
+    twins.type_one_by_one(&["N"]);
+    twins.same("vi: one back down");
+    twins.type_one_by_one(&["k", "k"]);
+    twins.same("vi: the marks stay while moving");
+    twins.type_one_by_one(&["/"]);
+    twins.wait_both("asked down", |s| last_line(s).contains("(search down)"));
+    twins.type_one_by_one(&["L", "I", "N", "E", "Enter"]);
+    twins.same("vi: searched down for LINE, only capitals");
+    twins.type_one_by_one(&["n"]);
+    twins.same("vi: round the end to the top");
+    twins.type_one_by_one(&["q"]);
+    twins.wait_both("closed", |s| !top_row(s).contains("results"));
+
+    twins.both(&["set-option", "-g", "mode-keys", "emacs"]);
+    twins.type_one_by_one(&["C-b", "["]);
+    twins.view_position("emacs opened", "[0/");
+    twins.type_one_by_one(&["C-r"]);
+    twins.wait_both("asked incrementally", |s| {
+        last_line(s).contains("(search up)")
+    });
+    twins.type_one_by_one(&["t", "w"]);
+    twins.same("emacs: incremental up for tw");
+    twins.type_one_by_one(&["BSpace", "h"]);
+    twins.same("emacs: the text changed to th, from the start again");
+    twins.type_one_by_one(&["Enter"]);
+    twins.same("emacs: answered");
+    twins.type_one_by_one(&["C-s"]);
+    twins.wait_both("asked down", |s| last_line(s).contains("(search down)"));
+    twins.type_one_by_one(&["l", "a", "Enter"]);
+    twins.same("emacs: down for la, the cursor after the match");
+    twins.type_one_by_one(&["C-f"]);
+    twins.same("emacs: a move clears the marks");
+}

@@ -43,7 +43,7 @@
 //! client's prompt is released (declined) when that client leaves.
 
 use super::commands::FormatValues;
-use super::copy_mode::CopyMode;
+use super::copy_mode::{CopyMode, Mark};
 use super::format;
 use super::key_bindings::Binding;
 use super::keys::{self, Key, KeyModes};
@@ -52,7 +52,7 @@ use super::prompt::Prompt;
 use super::target::Found;
 use super::{Ctx, Engine, Request};
 use crate::protocol::ClientTerminal;
-use crate::term::{mode, CaptureOptions, LineSpec};
+use crate::term::{mode, CaptureOptions, LineSpec, TextLine};
 
 /// Shortest time between two frames for one client (about 60 a second).
 pub const FRAME_INTERVAL_MS: u64 = 16;
@@ -1234,13 +1234,16 @@ impl Engine {
             }
         }
         if let Some(m) = copy {
-            let style = style_sgr(&self.option_or(
-                Some(si),
-                Some(s.current),
-                "mode-style",
-                "bg=yellow,fg=black",
-            ));
-            push_copy_mode(&mut out, m, &style, c.cols.min(m.backing().cols()), rows);
+            let style = |name, default| {
+                style_sgr(&self.option_or(Some(si), Some(s.current), name, default))
+            };
+            let styles = CopyStyles {
+                selection: style("mode-style", "bg=yellow,fg=black"),
+                matched: style("copy-mode-match-style", "bg=cyan,fg=black"),
+                current: style("copy-mode-current-match-style", "bg=magenta,fg=black"),
+                vi: self.option_or(Some(si), Some(s.current), "mode-keys", "emacs") == "vi",
+            };
+            push_copy_mode(&mut out, m, &styles, c.cols.min(m.backing().cols()), rows);
         }
         // A message takes the status line's place, or the last row when there is none.
         let mut prompt_cursor = None;
@@ -1423,41 +1426,71 @@ impl Engine {
 /// Draws `text` from the start of a row in the `base` style, cut to `cols` cells, its
 /// `#[style]` directives applied over that style when `styled`; control characters are
 /// left out, as tmux leaves them out. Returns the cells used.
-/// What copy mode draws over its lines, as tmux draws it: the selection's cells in
-/// `mode-style` (`style`, its SGR codes; the cells' own colours and attributes left out),
-/// a `$` when the cursor is past the last column, and the position, `[oy/history]`, at the
-/// top right. `cols` and `rows`: the cells drawn.
-fn push_copy_mode(out: &mut Vec<u8>, m: &CopyMode, style: &str, cols: u32, rows: u32) {
-    if let Some(sel) = m.shown_selection() {
-        for y in 0..rows.min(m.backing().rows()) {
-            let line = m.backing().text_line(m.line_of_row(y));
-            let mut x = 0;
-            while x < cols {
-                if !sel.contains(x, y) {
-                    x += 1;
-                    continue;
-                }
-                // The right half of a wide character is drawn with its left half.
-                let start = x + u32::from(line.is_padding(x));
-                while x < cols && sel.contains(x, y) {
-                    x += 1;
-                }
-                let mut text = String::new();
-                line.copy_text(start, x, &mut text);
-                let at = format!("\x1b[{};{}H{style}", y + 1, start + 1);
-                out.extend_from_slice(at.as_bytes());
-                out.extend_from_slice(text.as_bytes());
-                out.extend_from_slice(b"\x1b[0m");
+/// The SGR codes of copy mode's styles, and whether `mode-keys` is vi (the match under the
+/// cursor is found differently).
+struct CopyStyles {
+    selection: String,
+    matched: String,
+    current: String,
+    vi: bool,
+}
+
+/// What copy mode draws over its lines, as tmux draws it: search matches in their styles,
+/// the selection's cells in `mode-style` over them (the cells' own colours and attributes
+/// left out), a `$` when the cursor is past the last column, and the position at the top
+/// right. `cols` and `rows`: the cells drawn.
+fn push_copy_mode(out: &mut Vec<u8>, m: &CopyMode, styles: &CopyStyles, cols: u32, rows: u32) {
+    let selection = m.shown_selection();
+    for y in 0..rows.min(m.backing().rows()) {
+        let style_at = |x: u32| {
+            if selection.is_some_and(|s| s.contains(x, y)) {
+                return Some(styles.selection.as_str());
             }
+            match m.mark_at(x, y, styles.vi)? {
+                Mark::Current => Some(styles.current.as_str()),
+                Mark::Match => Some(styles.matched.as_str()),
+            }
+        };
+        if (0..cols).any(|x| style_at(x).is_some()) {
+            let line = m.backing().text_line(m.line_of_row(y));
+            push_styled_runs(out, &line, y, cols, style_at);
         }
     }
     if m.cx == m.backing().cols() && m.cy < rows {
         out.extend_from_slice(format!("\x1b[{};{}H\x1b[0m$", m.cy + 1, cols).as_bytes());
     }
     if !m.hide_position && rows > 1 {
-        let text = format!("[{}/{}]", m.oy, m.hsize());
+        let text = m.position_text();
         let x = cols.saturating_sub(text.len() as u32) + 1;
+        let style = &styles.selection;
         out.extend_from_slice(format!("\x1b[1;{x}H{style}{text}\x1b[0m").as_bytes());
+    }
+}
+
+/// Draws again, on row `y`, the runs of `line`'s cells that `style_at` gives a style.
+fn push_styled_runs<'a>(
+    out: &mut Vec<u8>,
+    line: &TextLine,
+    y: u32,
+    cols: u32,
+    style_at: impl Fn(u32) -> Option<&'a str>,
+) {
+    let mut x = 0;
+    while x < cols {
+        let Some(style) = style_at(x) else {
+            x += 1;
+            continue;
+        };
+        // The right half of a wide character is drawn with its left half.
+        let start = x + u32::from(line.is_padding(x));
+        while x < cols && style_at(x) == Some(style) {
+            x += 1;
+        }
+        let mut text = String::new();
+        line.copy_text(start, x, &mut text);
+        out.extend_from_slice(format!("\x1b[{};{}H{style}", y + 1, start + 1).as_bytes());
+        out.extend_from_slice(text.as_bytes());
+        out.extend_from_slice(b"\x1b[0m");
     }
 }
 

@@ -60,7 +60,7 @@ impl Engine {
         let Some(pane) = self.client_pane(conn) else {
             return;
         };
-        let (vi, separators) = self.copy_settings(conn);
+        let set = self.copy_settings(conn);
         let in_copy_mode = self
             .clients
             .get(conn)
@@ -72,16 +72,12 @@ impl Engine {
                 return;
             };
             if let Some(c) = self.clients.get_mut(conn) {
-                c.view = Some(Box::new(CopyMode::new(term, vi)));
+                c.view = Some(Box::new(CopyMode::new(term, set.vi)));
             }
         }
         if let Some(m) = self.clients.get_mut(conn).and_then(|c| c.view.as_mut()) {
-            let set = Settings {
-                vi,
-                separators: &separators,
-            };
             for _ in 0..pages {
-                m.command(&["page-up".to_string()], 1, set);
+                m.command(&["page-up".to_string()], 1, &set);
             }
         }
         self.touch_client(conn);
@@ -94,13 +90,15 @@ impl Engine {
         }
     }
 
-    /// What copy mode reads of a client's session and window: `mode-keys` is vi, and the
-    /// `word-separators`.
-    fn copy_settings(&self, conn: u64) -> (bool, String) {
+    /// The options copy mode reads for a client's session and window.
+    pub(super) fn copy_settings(&self, conn: u64) -> Settings {
         let place = self.client_place(conn);
         let (si, wi) = (place.map(|f| f.session), place.map(|f| f.window));
-        let vi = self.option_or(si, wi, "mode-keys", "emacs") == "vi";
-        (vi, self.option_or(si, None, "word-separators", ""))
+        Settings {
+            vi: self.option_or(si, wi, "mode-keys", "emacs") == "vi",
+            separators: self.option_or(si, None, "word-separators", ""),
+            wrap_search: self.option_or(si, wi, "wrap-search", "on") == "on",
+        }
     }
 
     /// The mode of the first client showing `pane` in one.
@@ -138,7 +136,7 @@ impl Engine {
         else {
             return;
         };
-        let (vi, _) = self.copy_settings(conn);
+        let vi = self.copy_settings(conn).vi;
         let Some(c) = self.clients.get_mut(conn) else {
             return;
         };
@@ -162,16 +160,12 @@ impl Engine {
             .filter(|&conn| self.clients.get(conn).is_some_and(|c| c.view.is_some()))
             .collect();
         for &conn in &in_mode {
-            let (vi, separators) = self.copy_settings(conn);
-            let set = Settings {
-                vi,
-                separators: &separators,
-            };
+            let set = self.copy_settings(conn);
             let Some(c) = self.clients.get_mut(conn) else {
                 continue;
             };
             c.dirty = true;
-            let Some(outcome) = c.view.as_mut().map(|m| m.command(command, count, set)) else {
+            let Some(outcome) = c.view.as_mut().map(|m| m.command(command, count, &set)) else {
                 continue;
             };
             if outcome.cancel {

@@ -151,6 +151,14 @@ const FORMATS: &[&str] = &[
 
 const WORDS: &[&str] = &[
     "x",
+    "-X",
+    "begin-selection",
+    "select-word",
+    "search-backward",
+    "search-forward-incremental",
+    "copy-pipe-and-cancel",
+    "history-top",
+    "rectangle-toggle",
     "Enter",
     "C-c",
     "C-d",
@@ -374,6 +382,19 @@ fn random_keys(rng: &mut Rng) -> Vec<u8> {
         b"\x1b[",
         b"\x7f",
         "é".as_bytes(),
+        // Copy mode's keys: C-Space, C-s, C-r, M-f, M-w, C-v, and vi's.
+        b"\x00",
+        b"\x13",
+        b"\x12",
+        b"\x1bf",
+        b"\x1bw",
+        b"\x16",
+        b" ",
+        b"V",
+        b"/",
+        b"N",
+        b"w",
+        b"G",
     ];
     pieces(rng, PIECES, 8)
 }

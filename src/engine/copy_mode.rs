@@ -17,6 +17,10 @@
 //! most the width (the width itself only after a move to the end of a rectangle's line).
 //! Selection coordinates are lines of the copy, counted from its oldest history line.
 
+mod search;
+
+pub use search::Mark;
+
 use crate::term::{Terminal, TextLine};
 
 /// The characters tmux's word moves treat as blank.
@@ -47,11 +51,13 @@ pub struct Copied {
 }
 
 /// The options a command reads.
-#[derive(Clone, Copy, Debug)]
-pub struct Settings<'a> {
+#[derive(Clone, Debug, Default)]
+pub struct Settings {
     /// `mode-keys vi`.
     pub vi: bool,
-    pub separators: &'a str,
+    pub separators: String,
+    /// `wrap-search`: searches go round the copy's ends.
+    pub wrap_search: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,6 +133,7 @@ pub struct CopyMode {
     vi_at_start: bool,
     separators: String,
     jump: Option<(Jump, String)>,
+    search: search::Search,
     pub hide_position: bool,
 }
 
@@ -178,6 +185,7 @@ impl CopyMode {
             vi_at_start: vi,
             separators: String::new(),
             jump: None,
+            search: search::Search::default(),
             hide_position: false,
         }
     }
@@ -245,11 +253,15 @@ impl CopyMode {
 
     /// Runs `send-keys -X` command `args[0]` with its arguments, `count` times where tmux
     /// repeats it. Unknown commands and wrong argument counts do nothing, as in tmux.
-    pub fn command(&mut self, args: &[String], count: u32, set: Settings<'_>) -> Outcome {
+    pub fn command(&mut self, args: &[String], count: u32, set: &Settings) -> Outcome {
         let name = args.first().map_or("", String::as_str);
         let arg = |i: usize| args.get(i).cloned();
         let n = count.max(1);
         let mut out = Outcome::default();
+        if self.search_command(name, args.get(1).map(String::as_str), n, set) {
+            return out;
+        }
+        let mut known = true;
         match name {
             "append-selection" | "append-selection-and-cancel" => {
                 out.copied = self.selection_text(set.vi).map(|text| Copied {
@@ -357,6 +369,7 @@ impl CopyMode {
                 self.cy = self.sy() - 1;
                 self.cx = self.length(self.hsize() + self.cy);
                 self.oy = 0;
+                self.refresh_marks();
                 self.update_selection(false);
             }
             "history-top" => {
@@ -366,6 +379,7 @@ impl CopyMode {
                 self.cy = 0;
                 self.cx = 0;
                 self.oy = self.hsize();
+                self.refresh_marks();
                 self.update_selection(false);
             }
             "goto-line" => {
@@ -400,7 +414,7 @@ impl CopyMode {
             }
             "next-space" | "next-word" => {
                 let seps = if name == "next-word" {
-                    set.separators
+                    set.separators.as_str()
                 } else {
                     ""
                 };
@@ -408,7 +422,7 @@ impl CopyMode {
             }
             "next-space-end" | "next-word-end" => {
                 let seps = if name == "next-word-end" {
-                    set.separators
+                    set.separators.as_str()
                 } else {
                     ""
                 };
@@ -422,7 +436,7 @@ impl CopyMode {
             }
             "previous-space" | "previous-word" => {
                 let seps = if name == "previous-word" {
-                    set.separators
+                    set.separators.as_str()
                 } else {
                     ""
                 };
@@ -447,8 +461,9 @@ impl CopyMode {
             "select-word" => self.select_word(set),
             "start-of-line" => self.move_reader_up(|r| r.start_of_line(true)),
             "toggle-position" => self.hide_position = !self.hide_position,
-            _ => {}
+            _ => known = false,
         }
+        self.after_command(name, known, set.vi);
         out
     }
 
@@ -586,6 +601,7 @@ impl CopyMode {
         let ny = ny.min(self.oy);
         if ny > 0 {
             self.oy -= ny;
+            self.refresh_marks();
             self.update_selection(false);
         }
     }
@@ -599,6 +615,7 @@ impl CopyMode {
         let ny = ny.min(hsize - self.oy);
         if ny > 0 {
             self.oy += ny;
+            self.refresh_marks();
             self.update_selection(false);
         }
     }
@@ -622,6 +639,7 @@ impl CopyMode {
             self.oy += n;
         }
         self.settle_page_column();
+        self.refresh_marks();
         self.update_selection(false);
     }
 
@@ -641,6 +659,7 @@ impl CopyMode {
         if exit && self.oy == 0 {
             return true;
         }
+        self.refresh_marks();
         self.update_selection(false);
         false
     }
@@ -834,13 +853,13 @@ impl CopyMode {
         }
     }
 
-    fn select_word(&mut self, set: Settings<'_>) {
+    fn select_word(&mut self, set: &Settings) {
         self.line_sel = LineSel::LeftRight;
         self.rect = false;
         self.kind = SelKind::Word;
         self.dx = self.cx;
         self.dy = self.cursor_line();
-        self.separators = set.separators.to_string();
+        self.separators = set.separators.clone();
         let seps = self.separators.clone();
         self.move_reader_up(|r| r.previous_word(&seps, false, !set.vi));
         let (px, py) = (self.cx, self.cursor_line());
@@ -1363,5 +1382,112 @@ impl<'a> Reader<'a> {
             }
         }
         (self.cx, self.cy) = (oldx, oldy);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mode_over(text: &str, vi: bool) -> CopyMode {
+        let mut t = Terminal::new(20, 4, 100);
+        t.feed(text.as_bytes());
+        CopyMode::new(t, vi)
+    }
+
+    fn run(m: &mut CopyMode, commands: &[&str], vi: bool) -> Outcome {
+        let set = Settings {
+            vi,
+            separators: "-".into(),
+            wrap_search: true,
+        };
+        let mut last = Outcome::default();
+        for c in commands {
+            let args: Vec<String> = c.split(' ').map(String::from).collect();
+            last = m.command(&args, 1, &set);
+        }
+        last
+    }
+
+    #[test]
+    fn copies_leave_out_the_cursor_cell_with_emacs_and_keep_it_with_vi() {
+        for vi in [false, true] {
+            let mut m = mode_over("alpha beta-gamma\r\nsecond line\r\n", vi);
+            // From an empty line, up goes to the end of the line above, as in tmux.
+            run(&mut m, &["cursor-up", "cursor-up"], vi);
+            assert_eq!((m.cx, m.cy), (16, 0));
+            run(
+                &mut m,
+                &["start-of-line", "begin-selection", "next-word-end"],
+                vi,
+            );
+            let out = run(&mut m, &["copy-selection-and-cancel"], vi);
+            let copied = out.copied.expect("copied");
+            assert_eq!(
+                (copied.text.as_str(), out.cancel),
+                ("alpha", true),
+                "vi {vi}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_line_selection_copies_whole_lines_and_the_cursor_follows_its_end() {
+        let mut m = mode_over("one two\r\n  three\r\nfour\r\n", true);
+        run(&mut m, &["history-top", "select-line", "cursor-down"], true);
+        assert_eq!((m.cx, m.cy), (7, 1));
+        let out = run(&mut m, &["copy-selection piped"], true);
+        let copied = out.copied.expect("copied");
+        assert_eq!(copied.text, "one two\n  three\n");
+        assert_eq!(
+            (copied.prefix.as_deref(), out.cancel),
+            (Some("piped"), false)
+        );
+        assert!(m.shown_selection().is_none());
+    }
+
+    #[test]
+    fn searches_mark_count_and_go_round() {
+        let mut m = mode_over("a cat\r\nCat b\r\ncatcat\r\n", true);
+        run(&mut m, &["search-backward cat"], true);
+        assert_eq!((m.cx, m.cy), (3, 2));
+        assert_eq!(m.position_text(), "(4 results) [0/0]");
+        assert_eq!(m.mark_at(3, 2, true), Some(Mark::Current));
+        assert_eq!(m.mark_at(0, 2, true), Some(Mark::Match));
+        assert_eq!(m.mark_at(0, 1, true), Some(Mark::Match));
+        assert_eq!(m.mark_at(4, 1, true), None);
+        run(
+            &mut m,
+            &["search-again", "search-again", "search-again"],
+            true,
+        );
+        assert_eq!((m.cx, m.cy), (2, 0));
+        run(&mut m, &["search-again"], true);
+        assert_eq!((m.cx, m.cy), (3, 2), "round the top to the bottom");
+        run(&mut m, &["search-backward Cat"], true);
+        assert_eq!((m.cx, m.cy), (0, 1), "capitals match only capitals");
+        run(&mut m, &["cursor-left"], false);
+        assert_eq!(m.position_text(), "[0/0]", "emacs moves clear the marks");
+    }
+
+    #[test]
+    fn a_rectangle_is_drawn_and_copied_by_columns() {
+        let mut m = mode_over("abcdef\r\nghijkl\r\nmnopqr\r\n", true);
+        let moves = [
+            "history-top",
+            "cursor-right",
+            "begin-selection",
+            "rectangle-toggle",
+        ];
+        run(&mut m, &moves, true);
+        run(
+            &mut m,
+            &["cursor-right", "cursor-down", "cursor-down"],
+            true,
+        );
+        let sel = m.shown_selection().expect("shown");
+        assert!(sel.contains(1, 0) && sel.contains(2, 2) && !sel.contains(3, 1));
+        let out = run(&mut m, &["copy-selection"], true);
+        assert_eq!(out.copied.expect("copied").text, "bc\nhi\nno");
     }
 }
