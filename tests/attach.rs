@@ -1666,3 +1666,115 @@ fn copy_mode_searches_as_tmux_does() {
     twins.type_one_by_one(&["C-f"]);
     twins.same("emacs: a move clears the marks");
 }
+
+/// copy-mode's flags as tmux's: `-s` shows another pane's content, `-H` hides the position,
+/// `-e` ends the mode when paging reaches the bottom, `-u` starts a page up.
+#[test]
+fn copy_mode_flags_match_tmux() {
+    let env = Env::new("copyflags");
+    let twins = Twins::start(&env, "seq 1 60; exec cat", 70, 20);
+    twins.both(&["new-window", "-d", "-n", "other", "seq 500 560; exec cat"]);
+    twins.both(&["copy-mode", "-H", "-t", "work:0", "-s", "work:other"]);
+    twins.wait_both("the other pane's lines", |s| s.contains("559"));
+    twins.same("-s and -H");
+    twins.both(&["send-keys", "-t", "work:0", "-X", "cancel"]);
+    twins.wait_both("cancelled", |s| s.contains("60") && !s.contains("559"));
+    twins.both(&["copy-mode", "-e", "-u", "-t", "work:0"]);
+    twins.view_position("-u", "[17/");
+    twins.same("-e -u");
+    twins.both(&["send-keys", "-t", "work:0", "-X", "page-down"]);
+    let in_mode = ["display-message", "-p", "-t", "work:0", "#{pane_in_mode}"];
+    env.wait_zp(&in_mode, "0\n");
+    assert_eq!(
+        String::from_utf8(twins.tmux(&in_mode).stdout).unwrap(),
+        "0\n"
+    );
+    twins.same("-e: paged to the bottom, the mode ended");
+}
+
+/// A copy reaches the terminal's clipboard as tmux sends it (OSC 52, to terminals whose
+/// `TERM` has the clipboard in `terminal-features`): an outer tmux with `set-clipboard on`
+/// keeps what each inner client sends as one of its own paste buffers.
+#[test]
+fn copies_reach_the_terminal_clipboard_as_tmux_sends_them() {
+    let env = Env::new("clipboard");
+    let inner = format!("{}in", env.outer.label);
+    let tmux_inner = |args: &[&str]| {
+        Command::new("tmux")
+            .args(["-L", &inner, "-f/dev/null"])
+            .args(args)
+            .env("TMUX_TMPDIR", env.dir.join("t"))
+            .env_remove("TMUX")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let new = [
+        "new-session",
+        "-d",
+        "-s",
+        "work",
+        "printf 'copy m\u{e9}\\n'; exec cat",
+    ];
+    assert!(tmux_inner(&new).status.success());
+    env.zp_ok(&new);
+    let attach_tmux = format!(
+        "TERM=xterm-256color TMUX= LANG=C.UTF-8 tmux -L {inner} -f/dev/null attach -t work"
+    );
+    let attach_zp = format!("TERM=xterm-256color {}", env.in_outer("attach -t work"));
+    for (name, command) in [("t", attach_tmux), ("z", attach_zp)] {
+        let o = env.outer.tmux(&[
+            "new-session",
+            "-d",
+            "-s",
+            name,
+            "-x",
+            "60",
+            "-y",
+            "12",
+            &command,
+        ]);
+        assert!(o.status.success());
+        env.outer
+            .wait_screen(name, "attached", |s| attached(s, "work"));
+    }
+    let on = env.outer.tmux(&["set-option", "-g", "set-clipboard", "on"]);
+    assert!(on.status.success());
+    let outer_buffers = || {
+        String::from_utf8(
+            env.outer
+                .tmux(&["list-buffers", "-F", "#{buffer_name}"])
+                .stdout,
+        )
+        .unwrap()
+    };
+    let mut copied = Vec::new();
+    for (i, is_tmux) in [true, false].into_iter().enumerate() {
+        for args in [
+            &["copy-mode", "-t", "work"][..],
+            &["send-keys", "-t", "work", "-X", "cursor-up"],
+            &["send-keys", "-t", "work", "-X", "select-line"],
+            &["send-keys", "-t", "work", "-X", "copy-selection-and-cancel"],
+        ] {
+            if is_tmux {
+                assert!(tmux_inner(args).status.success(), "{args:?}");
+            } else {
+                env.zp_ok(args);
+            }
+        }
+        common::zp::wait_for(outer_buffers, |s| s.lines().count() == i + 1);
+        let top = env.outer.tmux(&["show-buffer"]);
+        copied.push(String::from_utf8(top.stdout).unwrap());
+        let inner_top = match is_tmux {
+            true => String::from_utf8(tmux_inner(&["show-buffer"]).stdout).unwrap(),
+            false => env.zp_ok(&["show-buffer"]),
+        };
+        assert_eq!(copied[i], inner_top, "the clipboard holds the copy");
+    }
+    assert_eq!(
+        copied[1], copied[0],
+        "zeropty's clipboard copy, then tmux's"
+    );
+    assert_eq!(copied[0], "copy m\u{e9}");
+    let _ = tmux_inner(&["kill-server"]);
+}

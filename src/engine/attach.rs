@@ -185,6 +185,9 @@ pub struct Client {
     last_frame: Vec<u8>,
     /// Inside a bracketed paste from the terminal: keys go through uninterpreted.
     pasting: bool,
+    /// Bytes for the terminal itself (the clipboard's escape sequence), sent before the
+    /// next frame.
+    pub(super) passthrough: Vec<u8>,
 }
 
 /// Every attached client, in the order they attached (tmux's client list order).
@@ -861,11 +864,12 @@ impl Engine {
         let c = self.clients.get_mut(conn)?;
         c.dirty = false;
         c.last_draw = Some(now);
-        if frame == c.last_frame {
-            return None;
+        let mut out = std::mem::take(&mut c.passthrough);
+        if frame != c.last_frame {
+            out.extend_from_slice(&frame);
+            c.last_frame = frame;
         }
-        c.last_frame.clone_from(&frame);
-        Some(frame)
+        (!out.is_empty()).then_some(out)
     }
 
     /// Reads what the shown pane's program wrote, as every reader of a screen does first.
@@ -1589,6 +1593,7 @@ fn new_client(
         last_draw: None,
         last_frame: Vec::new(),
         pasting: false,
+        passthrough: Vec::new(),
     }
 }
 

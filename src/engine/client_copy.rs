@@ -18,12 +18,22 @@
 use super::copy_mode::{Copied, CopyMode, Settings};
 use super::Engine;
 
+/// copy-mode's flags: `-u`, `-e`, `-H`, `-s`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CopyModeFlags {
+    /// The pane whose content the mode shows (`-s`), else the client's own.
+    pub source: Option<u32>,
+    pub page_up: bool,
+    pub scroll_exit: bool,
+    pub hide_position: bool,
+}
+
 impl Engine {
-    /// Opens (or with `pages`, pages up) the scrollback view of every client showing `pane`,
-    /// or only of `conn` when it is one of them (copy-mode).
-    pub fn open_views(&mut self, pane: u32, conn: Option<u64>, pages: u32) {
+    /// Starts copy mode (or with `-u`, pages up) for every client showing `pane`, or only
+    /// for `conn` when it is one of them (copy-mode).
+    pub fn open_views(&mut self, pane: u32, conn: Option<u64>, flags: CopyModeFlags) {
         for c in self.viewers(pane, conn) {
-            self.open_view(c, pages);
+            self.open_view(c, flags);
         }
     }
 
@@ -54,9 +64,10 @@ impl Engine {
     }
 
     /// Starts copy mode for a client over a copy of its pane's terminal, then pages up
-    /// `pages` times (`copy-mode -u`); a client already in copy mode only pages up. Output
-    /// shown in view mode gives way to copy mode.
-    fn open_view(&mut self, conn: u64, pages: u32) {
+    /// (`copy-mode -u`); a client already in copy mode only pages up, as in tmux, where the
+    /// other flags apply to a mode that starts. Output shown in view mode gives way to copy
+    /// mode.
+    fn open_view(&mut self, conn: u64, flags: CopyModeFlags) {
         let Some(pane) = self.client_pane(conn) else {
             return;
         };
@@ -67,16 +78,27 @@ impl Engine {
             .and_then(|c| c.view.as_ref())
             .is_some_and(|m| !m.is_view());
         if !in_copy_mode {
-            self.read_screen(pane);
-            let Some(term) = self.panes().find(|p| p.id == pane).map(|p| p.term.clone()) else {
+            let source = flags.source.unwrap_or(pane);
+            self.read_screen(source);
+            let Some(mut term) = self
+                .panes()
+                .find(|p| p.id == source)
+                .map(|p| p.term.clone())
+            else {
                 return;
             };
+            if source != pane {
+                term.trim_blank_bottom();
+            }
             if let Some(c) = self.clients.get_mut(conn) {
-                c.view = Some(Box::new(CopyMode::new(term, set.vi)));
+                let mut mode = CopyMode::new(term, set.vi);
+                mode.scroll_exit = flags.scroll_exit;
+                mode.hide_position = flags.hide_position;
+                c.view = Some(Box::new(mode));
             }
         }
         if let Some(m) = self.clients.get_mut(conn).and_then(|c| c.view.as_mut()) {
-            for _ in 0..pages {
+            if flags.page_up {
                 m.command(&["page-up".to_string()], 1, &set);
             }
         }
@@ -196,6 +218,7 @@ impl Engine {
         if !copied.store {
             return;
         }
+        self.set_clipboards(conn, copied.text.as_bytes());
         let (now, limit) = (self.host.wall_time(), super::commands::buffer_limit(self));
         let mut data = copied.text.into_bytes();
         match self.buffers.top().filter(|_| copied.append) {
@@ -212,6 +235,47 @@ impl Engine {
         }
     }
 
+    /// Puts copied text on the clipboard of the terminals showing the client's pane, as
+    /// tmux's `tty_set_selection` does unless `set-clipboard` is off: an OSC 52 sequence
+    /// for each terminal whose `TERM` `terminal-features` gives the `clipboard` feature.
+    fn set_clipboards(&mut self, conn: u64, text: &[u8]) {
+        if self.options.string("set-clipboard") == "off" {
+            return;
+        }
+        let Some(pane) = self.client_pane(conn) else {
+            return;
+        };
+        let sequence = format!("\x1b]52;;{}\x07", base64(text));
+        for viewer in self.viewers(pane, None) {
+            let term = self
+                .clients
+                .get(viewer)
+                .map(|c| c.term.clone())
+                .unwrap_or_default();
+            if !self.has_clipboard(&term) {
+                continue;
+            }
+            if let Some(c) = self.clients.get_mut(viewer) {
+                c.passthrough.extend_from_slice(sequence.as_bytes());
+                c.dirty = true;
+            }
+        }
+    }
+
+    /// Whether `terminal-features` gives a terminal of this `TERM` the clipboard.
+    fn has_clipboard(&self, term: &str) -> bool {
+        let Some(super::options::Value::Array(items)) =
+            self.options.server.get("terminal-features")
+        else {
+            return false;
+        };
+        items.values().any(|item| {
+            let mut parts = item.split(':');
+            let pattern = parts.next().unwrap_or("");
+            super::target::glob(pattern, term) && parts.any(|f| f == "clipboard")
+        })
+    }
+
     /// Starts `command` with `/bin/sh -c` in the client's session's directory and writes
     /// `text` to its input, then closes it.
     fn pipe_to_command(&mut self, conn: u64, command: &str, text: &[u8]) {
@@ -222,5 +286,33 @@ impl Engine {
             let _ = self.host.pipe_write(id, text);
             self.host.close_pipe(id);
         }
+    }
+}
+
+/// Standard base64 with padding, as the clipboard's escape sequence carries text.
+fn base64(data: &[u8]) -> String {
+    const DIGITS: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
+    for chunk in data.chunks(3) {
+        let n = chunk.iter().fold(0u32, |n, &b| n << 8 | u32::from(b)) << (8 * (3 - chunk.len()));
+        for i in 0..4 {
+            match i <= chunk.len() {
+                true => out.push(char::from(DIGITS[(n >> (18 - 6 * i) & 63) as usize])),
+                false => out.push('='),
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn base64_is_the_standard_one() {
+        assert_eq!(super::base64(b""), "");
+        assert_eq!(super::base64(b"f"), "Zg==");
+        assert_eq!(super::base64(b"fo"), "Zm8=");
+        assert_eq!(super::base64(b"foo"), "Zm9v");
+        assert_eq!(super::base64(b"foob\xff"), "Zm9vYv8=");
     }
 }

@@ -135,6 +135,8 @@ pub struct CopyMode {
     jump: Option<(Jump, String)>,
     search: search::Search,
     pub hide_position: bool,
+    /// Scrolling down to the bottom ends the mode (`copy-mode -e`).
+    pub scroll_exit: bool,
 }
 
 impl CopyMode {
@@ -187,6 +189,7 @@ impl CopyMode {
             jump: None,
             search: search::Search::default(),
             hide_position: false,
+            scroll_exit: false,
         }
     }
 
@@ -358,7 +361,7 @@ impl CopyMode {
             "end-of-line" => self.end_of_line(),
             "halfpage-down" | "halfpage-down-and-cancel" | "page-down" | "page-down-and-cancel" => {
                 let half = name.starts_with("half");
-                let exit = name.ends_with("cancel");
+                let exit = name.ends_with("cancel") || self.scroll_exit;
                 out.cancel = (0..n).any(|_| self.page_down(half, exit));
             }
             "halfpage-up" | "page-up" => (0..n).for_each(|_| self.page_up(name == "halfpage-up")),
@@ -454,7 +457,7 @@ impl CopyMode {
             }
             "scroll-down" | "scroll-down-and-cancel" => {
                 (0..n).for_each(|_| self.cursor_down(true));
-                out.cancel = name.ends_with("cancel") && self.oy == 0;
+                out.cancel = (name.ends_with("cancel") || self.scroll_exit) && self.oy == 0;
             }
             "scroll-up" => (0..n).for_each(|_| self.cursor_up(true)),
             "select-line" => self.select_line(n),

@@ -15,7 +15,7 @@
 
 pub mod attach;
 pub mod buffers;
-mod client_copy;
+pub mod client_copy;
 mod client_prompt;
 pub mod cmdline;
 pub mod cold;

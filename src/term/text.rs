@@ -94,6 +94,30 @@ impl Terminal {
         }
     }
 
+    /// Leaves out the blank lines at the bottom of the screen, then grows it back to its
+    /// height, taking lines back from the history where a resize put them: tmux's copy of a
+    /// pane shown in another's place (`copy-mode -s`). A cursor on a line left out goes to
+    /// the start of the last line kept.
+    pub fn trim_blank_bottom(&mut self) {
+        self.expand_all();
+        let _mark = super::ScreenData::mark();
+        let s = &mut self.screen;
+        let (hsize, sy, sx) = (s.grid.hsize, s.grid.sy, s.sx());
+        let mut kept = sy;
+        while kept > 1 && s.grid.row(hsize + kept - 1).used == 0 {
+            kept -= 1;
+        }
+        if kept == sy {
+            return;
+        }
+        if s.cy > kept - 1 {
+            (s.cx, s.cy) = (0, kept - 1);
+        }
+        s.grid.set_line_count(hsize + kept);
+        s.grid.sy = kept;
+        s.resize(sx, sy, false);
+    }
+
     /// How many lines there are: the history's and the screen's.
     pub fn line_count(&self) -> u32 {
         self.history_size() + self.rows()

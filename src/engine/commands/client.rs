@@ -7,6 +7,7 @@
 
 use super::{absolute, pane_id_at, resolve, words, FormatValues};
 use crate::engine::attach::{AttachFlags, Client};
+use crate::engine::client_copy::CopyModeFlags;
 use crate::engine::cmdline::Args;
 use crate::engine::format::{self, Item, Scope, Values, Zone};
 use crate::engine::messages::Message;
@@ -191,21 +192,33 @@ fn attach_session(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), 
     e.attach_client(ctx, found.session, flags)
 }
 
-/// Opens the scrollback view on the target pane (`-u`: a page up; `-q`: closes it) for the
+/// Starts copy mode on the target pane (`-u`: a page up; `-e`: scrolling to the bottom ends
+/// it; `-H`: no position shown; `-s`: over another pane's content; `-q`: ends it) for the
 /// client that ran the command when it shows that pane, else for every client showing it.
-/// zeropty's view belongs to clients, not to the pane: a pane no client shows is left as it
-/// is, and `-e`, `-H`, `-M` and `-s` change nothing.
+/// zeropty's copy mode belongs to clients, not to the pane: a pane no client shows is left
+/// as it is, and `-M` (a mouse drag) changes nothing.
 fn copy_mode(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
-    // tmux's `-s` shows another pane's content in the view; it is found (and a bad one
-    // fails) as in tmux, but the view shows the target's own history.
-    if let Some(source) = args.get('s') {
-        target::resolve(&e.sessions, Some(source), Kind::Pane, ctx.calling_pane)?;
-    }
+    let source = match args.get('s') {
+        Some(s) => Some(target::resolve(
+            &e.sessions,
+            Some(s),
+            Kind::Pane,
+            ctx.calling_pane,
+        )?),
+        None => None,
+    };
+    let source = source.map(|f| pane_id_at(e, f));
     let pane = pane_id_at(e, resolve(e, ctx, args, Kind::Pane)?);
     if args.has('q') {
         e.close_views(pane);
     } else {
-        e.open_views(pane, ctx.req.client, u32::from(args.has('u')));
+        let flags = CopyModeFlags {
+            source,
+            page_up: args.has('u'),
+            scroll_exit: args.has('e'),
+            hide_position: args.has('H'),
+        };
+        e.open_views(pane, ctx.req.client, flags);
     }
     Ok(())
 }
