@@ -1778,3 +1778,52 @@ fn copies_reach_the_terminal_clipboard_as_tmux_sends_them() {
     assert_eq!(copied[0], "copy m\u{e9}");
     let _ = tmux_inner(&["kill-server"]);
 }
+
+/// With `mouse` on, the wheel and clicks as tmux's default bindings take them: the wheel
+/// over a pane starts copy mode (`-e`) and scrolls it five lines a step, scrolling back to the
+/// bottom ends it; a click goes to a program that asked for the mouse, in its form.
+#[test]
+fn the_mouse_wheel_scrolls_and_clicks_reach_programs_as_in_tmux() {
+    let env = Env::new("mouse");
+    let program = "seq 1 100; stty raw -echo; printf '\\033[?1000h\\033[?1006h'; exec cat -v";
+    let twins = Twins::start(&env, program, 70, 20);
+    twins.both(&["set-option", "-g", "mouse", "on"]);
+    std::thread::sleep(Duration::from_millis(300));
+    let report = |hex: &[&str]| {
+        for target in ["t", "z"] {
+            let mut args = vec!["send-keys", "-t", target, "-H"];
+            args.extend_from_slice(hex);
+            assert!(env.outer.tmux(&args).status.success());
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    let sgr = |text: &str| -> Vec<String> { text.bytes().map(|b| format!("{b:02x}")).collect() };
+    let send = |text: &str| {
+        let hex = sgr(text);
+        let hex: Vec<&str> = hex.iter().map(String::as_str).collect();
+        report(&hex);
+    };
+    send("\x1b[<0;3;4M\x1b[<0;3;4m");
+    twins.same("a click went to the program");
+    let (t, _) = twins.wait_both("the program saw it", |s| s.contains("^[[<0;3;4M"));
+    assert!(t.contains("^[[<0;3;4m"), "{t}");
+    twins.both(&["send-keys", "-t", "work", "q"]);
+    twins.both(&["send-keys", "-t", "work", "C-c"]);
+    twins.both(&["respawn-pane", "-k", "-t", "work", "seq 1 100; exec cat"]);
+    twins.wait_both("respawned", |s| s.contains("100"));
+    send("\x1b[<64;10;5M");
+    twins.view_position("the wheel started copy mode", "[0/");
+    twins.same("copy mode from the wheel");
+    send("\x1b[<64;10;5M");
+    twins.view_position("up five", "[5/");
+    send("\x1b[<64;10;5M");
+    twins.view_position("up ten", "[10/");
+    twins.same("scrolled up by the wheel");
+    send("\x1b[<65;10;5M");
+    twins.view_position("down five", "[5/");
+    send("\x1b[<65;10;5M");
+    twins.wait_both("back at the bottom, the mode ended", |s| {
+        !top_row(s).contains("/")
+    });
+    twins.same("the wheel ended copy mode");
+}

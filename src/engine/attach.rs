@@ -47,6 +47,7 @@ use super::copy_mode::{CopyMode, Mark};
 use super::format;
 use super::key_bindings::Binding;
 use super::keys::{self, Key, KeyModes};
+use super::mouse::MouseEvent;
 use super::options::Value;
 use super::prompt::Prompt;
 use super::target::Found;
@@ -188,6 +189,8 @@ pub struct Client {
     /// Bytes for the terminal itself (the clipboard's escape sequence), sent before the
     /// next frame.
     pub(super) passthrough: Vec<u8>,
+    /// The terminal's last mouse report (a release is named for the button pressed before).
+    last_mouse: Option<MouseEvent>,
 }
 
 /// Every attached client, in the order they attached (tmux's client list order).
@@ -959,8 +962,15 @@ impl Engine {
             let n = key_len(rest);
             let key = &rest[..n];
             i += n;
+            let mouse = MouseEvent::parse(key).filter(|_| self.mouse_on(si));
+            if let Some(event) = mouse {
+                self.send_forward(conn, &mut forward);
+                self.mouse_input(conn, event, si);
+                (si, prefixes) = self.input_place(conn);
+                continue;
+            }
             let is_prefix = prefixes.iter().any(|p| p.as_slice() == key);
-            match self.key_action(conn, key, is_prefix, si) {
+            match self.key_action(conn, key, None, is_prefix, si) {
                 KeyAction::Forward => {
                     if key == PASTE_START {
                         if let Some(c) = self.clients.get_mut(conn) {
@@ -978,6 +988,71 @@ impl Engine {
             }
         }
         self.send_forward(conn, &mut forward);
+    }
+
+    /// Whether the session's `mouse` option is on: the terminal reports the mouse to zeropty.
+    fn mouse_on(&self, si: Option<usize>) -> bool {
+        self.option_or(si, None, "mouse", "off") == "on"
+    }
+
+    /// A mouse report from a client's terminal, with `mouse` on: named as a key and looked
+    /// up in the key tables; a bound key runs with the event at hand (`send-keys -M`, the
+    /// `=` target), an unbound one goes to the pane's program as its mouse mode asks.
+    fn mouse_input(&mut self, conn: u64, event: MouseEvent, si: Option<usize>) {
+        let Some(c) = self.clients.get_mut(conn) else {
+            return;
+        };
+        let last = c.last_mouse.replace(event);
+        let (readonly, rows) = (c.readonly, c.rows);
+        if readonly {
+            return;
+        }
+        let status = self.status_lines(si).min(rows.saturating_sub(1));
+        let on_status = status > 0 && event.y >= rows - status;
+        let pressed = last.map_or(0, |l| l.b);
+        let name = event.key_name(on_status, pressed);
+        let Some(key) = name.and_then(|n| keys::parse_key(&n)) else {
+            self.mouse_to_pane(conn, event, last);
+            return;
+        };
+        match self.key_action(conn, &[], Some(key), false, si) {
+            KeyAction::Run(key, binding) => {
+                self.mouse_event = Some(event);
+                self.run_binding(conn, key, &binding);
+                self.mouse_event = None;
+            }
+            KeyAction::Forward => self.mouse_to_pane(conn, event, last),
+            KeyAction::Drop => {}
+        }
+    }
+
+    /// A mouse event for the pane a client shows, as its program's mouse mode asks for it
+    /// (nothing while the pane is shown in a mode).
+    fn mouse_to_pane(&mut self, conn: u64, event: MouseEvent, last: Option<MouseEvent>) {
+        let Some(pane) = self.client_pane(conn) else {
+            return;
+        };
+        if self.clients.get(conn).is_some_and(|c| c.view.is_some()) {
+            return;
+        }
+        self.mouse_event_to(pane, event, last);
+    }
+
+    /// Types a mouse event into a pane in the form its program asked for.
+    pub(super) fn mouse_event_to(
+        &mut self,
+        pane: u32,
+        event: MouseEvent,
+        last: Option<MouseEvent>,
+    ) {
+        let modes = self
+            .panes()
+            .find(|p| p.id == pane)
+            .map_or(0, |p| p.term.mode());
+        if let Some(bytes) = event.for_program(modes, last) {
+            self.queue_keys(pane, &bytes);
+            self.touch_pane(pane);
+        }
     }
 
     /// The session a client's next key is read in and its prefix keys: what ran for the
@@ -1000,6 +1075,7 @@ impl Engine {
         &mut self,
         conn: u64,
         typed: &[u8],
+        named: Option<Key>,
         is_prefix: bool,
         si: Option<usize>,
     ) -> KeyAction {
@@ -1007,7 +1083,7 @@ impl Engine {
         let root = self.option_or(si, None, "key-table", "root");
         let repeat_time = self.option_or(si, None, "repeat-time", "500");
         let repeat_time: u64 = repeat_time.parse().unwrap_or(500);
-        let typed_key = keys::typed_key(typed);
+        let typed_key = named.or_else(|| keys::typed_key(typed));
         // Only the sequences of named keys depend on the pane's modes.
         let modes = match typed_key {
             Some(_) => KeyModes::default(),
@@ -1263,7 +1339,10 @@ impl Engine {
         }
         let m = t.mode();
         let set = |on: bool, code: &str| format!("\x1b[?{code}{}", if on { 'h' } else { 'l' });
-        let mouse = c.view.is_none();
+        // With `mouse` on, the terminal reports the mouse to zeropty (buttons and drags, in
+        // SGR form, all motion too when the program asked for it), as tmux asks for it.
+        let mouse_on = self.mouse_on(Some(si));
+        let mouse = c.view.is_none() && !mouse_on;
         let mut modes = String::new();
         modes += &set(m & mode::KCURSOR != 0, "1");
         modes += if m & mode::KKEYPAD != 0 {
@@ -1273,11 +1352,12 @@ impl Engine {
         };
         modes += &set(m & mode::BRACKETPASTE != 0, "2004");
         modes += &set(m & mode::FOCUSON != 0, "1004");
-        modes += &set(mouse && m & mode::MOUSE_STANDARD != 0, "1000");
-        modes += &set(mouse && m & mode::MOUSE_BUTTON != 0, "1002");
-        modes += &set(mouse && m & mode::MOUSE_ALL != 0, "1003");
+        let all = m & mode::MOUSE_ALL != 0;
+        modes += &set(mouse_on || (mouse && m & mode::MOUSE_STANDARD != 0), "1000");
+        modes += &set(mouse_on || (mouse && m & mode::MOUSE_BUTTON != 0), "1002");
+        modes += &set((mouse_on || mouse) && all, "1003");
         modes += &set(mouse && m & mode::MOUSE_UTF8 != 0, "1005");
-        modes += &set(mouse && m & mode::MOUSE_SGR != 0, "1006");
+        modes += &set(mouse_on || (mouse && m & mode::MOUSE_SGR != 0), "1006");
         out.extend_from_slice(modes.as_bytes());
         let (cx, cy) = t.cursor();
         let cx = cx
@@ -1594,6 +1674,7 @@ fn new_client(
         last_frame: Vec::new(),
         pasting: false,
         passthrough: Vec::new(),
+        last_mouse: None,
     }
 }
 

@@ -211,6 +211,7 @@ const WORDS: &[&str] = &[
     "automatic-rename",
     "status-left",
     "mode-keys",
+    "mouse",
     "exit-empty",
     "default-command",
     "aggressive-resize",
@@ -395,6 +396,14 @@ fn random_keys(rng: &mut Rng) -> Vec<u8> {
         b"N",
         b"w",
         b"G",
+        // Mouse reports (with `mouse` on): the wheel, a click, a drag, a malformed one.
+        b"\x1b[<64;3;3M",
+        b"\x1b[<65;3;3M",
+        b"\x1b[<0;2;2M",
+        b"\x1b[<0;2;2m",
+        b"\x1b[<32;4;2M",
+        b"\x1b[<0;99999;0M",
+        b"\x1b[M`!!",
     ];
     pieces(rng, PIECES, 8)
 }

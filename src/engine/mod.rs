@@ -29,6 +29,7 @@ pub mod keys;
 pub mod layout;
 pub mod ldisc;
 pub mod messages;
+pub mod mouse;
 pub mod numbers;
 pub mod options;
 pub mod os;
@@ -190,6 +191,8 @@ pub struct Engine {
     pub prompt_history: prompt::PromptHistory,
     /// The key whose binding's commands are running, for the message log.
     binding_key: Option<keys::Key>,
+    /// The mouse event whose binding is running (`send-keys -M`, the `=` target).
+    mouse_event: Option<mouse::MouseEvent>,
     /// What keys typed on clients run.
     pub key_tables: key_bindings::KeyTables,
     /// wait-for channels, and the requests waiting on them.
@@ -257,6 +260,7 @@ impl Engine {
             messages: messages::MessageLog::default(),
             prompt_history: prompt::PromptHistory::default(),
             binding_key: None,
+            mouse_event: None,
             key_tables: key_bindings::KeyTables::default(),
             waits: wait::Waits::default(),
             jobs: jobs::Jobs::default(),

@@ -296,8 +296,17 @@ pub(super) fn words(args: &Args) -> Vec<String> {
 
 // ---- helpers ----
 
+/// The target of `-t`. While a mouse event's binding runs, `=` (`{mouse}`) is the window
+/// the client shows (tmux's is the pane or window under the mouse, which for a click on the
+/// pane is the same; on the status line, zeropty does not tell the windows apart).
 pub(super) fn resolve(e: &Engine, ctx: &Ctx<'_>, args: &Args, kind: Kind) -> Result<Found, String> {
-    target::resolve(&e.sessions, args.get('t'), kind, ctx.calling_pane)
+    let target = args.get('t');
+    if matches!(target, Some("=" | "{mouse}")) && e.mouse_event.is_some() {
+        if let Some(found) = ctx.req.client.and_then(|c| e.client_place(c)) {
+            return Ok(found);
+        }
+    }
+    target::resolve(&e.sessions, target, kind, ctx.calling_pane)
 }
 
 pub(super) fn pane_id_at(e: &Engine, f: Found) -> u32 {

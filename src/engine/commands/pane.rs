@@ -82,6 +82,13 @@ fn send_keys(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), Strin
         Some(v) => numbers::argument(v, 1, u32::MAX.into(), "repeat count")? as u32,
         None => 1,
     };
+    if args.has('M') {
+        // The mouse event whose binding runs goes to the pane as its program asks for it.
+        if let Some(event) = e.mouse_event {
+            e.mouse_event_to(pane_id, event, None);
+        }
+        return Ok(());
+    }
     if args.has('X') {
         if !e.view_command(pane_id, &words(args), repeat) {
             return Err("not in a mode".into());
