@@ -892,6 +892,83 @@ impl Drop for Twins<'_> {
     }
 }
 
+/// A captured screen (`capture-pane -e`) as what each cell shows: its character and the
+/// colours and attributes it is drawn in, up to the row's last character that is not a
+/// space. Two terminals drawn differently (a row's end written as spaces, or left
+/// unwritten) that look the same give the same cells.
+fn seen_cells(screen: &str) -> Vec<Vec<(char, String)>> {
+    #[derive(Clone, Default)]
+    struct Pen {
+        fg: String,
+        bg: String,
+        attrs: std::collections::BTreeSet<u32>,
+    }
+    let mut pen = Pen::default();
+    let mut rows = Vec::new();
+    for line in screen.lines() {
+        let mut row = Vec::new();
+        let mut chars = line.chars().peekable();
+        while let Some(c) = chars.next() {
+            if c != '\x1b' {
+                let style = format!("{}/{}/{:?}", pen.fg, pen.bg, pen.attrs);
+                row.push((c, style));
+                continue;
+            }
+            let mut params = String::new();
+            chars.next();
+            for p in chars.by_ref() {
+                if p == 'm' {
+                    break;
+                }
+                params.push(p);
+            }
+            let codes: Vec<u32> = params.split(';').map(|p| p.parse().unwrap_or(0)).collect();
+            let mut i = 0;
+            while i < codes.len() {
+                let extended = |i: usize| match codes.get(i + 1) {
+                    Some(5) => 3,
+                    Some(2) => 5,
+                    _ => 1,
+                };
+                match codes[i] {
+                    0 => pen = Pen::default(),
+                    39 => pen.fg.clear(),
+                    49 => pen.bg.clear(),
+                    38 | 48 => {
+                        let n = extended(i);
+                        let value = format!("{:?}", &codes[i..(i + n).min(codes.len())]);
+                        if codes[i] == 38 {
+                            pen.fg = value
+                        } else {
+                            pen.bg = value
+                        }
+                        i += n - 1;
+                    }
+                    c @ (30..=37 | 90..=97) => pen.fg = c.to_string(),
+                    c @ (40..=47 | 100..=107) => pen.bg = c.to_string(),
+                    c @ 21..=29 => {
+                        pen.attrs.remove(&(c - 20));
+                        if c == 22 {
+                            pen.attrs.remove(&1);
+                        }
+                    }
+                    c => {
+                        pen.attrs.insert(c);
+                    }
+                }
+                i += 1;
+            }
+        }
+        // capture-pane leaves out a row's trailing spaces whatever their style, so they
+        // cannot be compared.
+        while row.last().is_some_and(|(c, _)| *c == ' ') {
+            row.pop();
+        }
+        rows.push(row);
+    }
+    rows
+}
+
 fn top_row(screen: &str) -> &str {
     screen.lines().next().unwrap_or("")
 }
@@ -1459,8 +1536,9 @@ fn goto_line_from_the_prompt_moves_the_view() {
 }
 
 impl Twins<'_> {
-    /// Waits until both clients show the same screen (the status line left out) with the
-    /// same cursor, and fails with both when they do not within a few seconds.
+    /// Waits until both clients show the same screen (the status line left out; cell by
+    /// cell, characters and styles, as a person sees it) with the same cursor, and fails with
+    /// both when they do not within a few seconds.
     fn same(&self, what: &str) {
         let outer = &self.env.outer;
         let without_status = |target: &str| {
@@ -1473,7 +1551,7 @@ impl Twins<'_> {
         loop {
             let (t, z) = (without_status("t"), without_status("z"));
             let (tc, zc) = self.cursors();
-            if t == z && tc == zc {
+            if seen_cells(&t) == seen_cells(&z) && tc == zc {
                 return;
             }
             if Instant::now() > deadline {
@@ -1674,6 +1752,13 @@ fn copy_mode_flags_match_tmux() {
     let env = Env::new("copyflags");
     let twins = Twins::start(&env, "seq 1 60; exec cat", 70, 20);
     twins.both(&["new-window", "-d", "-n", "other", "seq 500 560; exec cat"]);
+    // Its program has written everything before its content is copied.
+    let other = ["capture-pane", "-p", "-t", "work:other"];
+    env.wait_zp_until(&other, "zeropty's other window", |s| s.contains("560"));
+    common::zp::wait_for(
+        || String::from_utf8(twins.tmux(&other).stdout).unwrap(),
+        |s| s.contains("560"),
+    );
     twins.both(&["copy-mode", "-H", "-t", "work:0", "-s", "work:other"]);
     twins.wait_both("the other pane's lines", |s| s.contains("559"));
     twins.same("-s and -H");
@@ -1779,9 +1864,10 @@ fn copies_reach_the_terminal_clipboard_as_tmux_sends_them() {
     let _ = tmux_inner(&["kill-server"]);
 }
 
-/// With `mouse` on, the wheel and clicks as tmux's default bindings take them: the wheel
-/// over a pane starts copy mode (`-e`) and scrolls it five lines a step, scrolling back to the
-/// bottom ends it; a click goes to a program that asked for the mouse, in its form.
+/// With `mouse` on, the wheel, clicks and drags as tmux's default bindings take them: the
+/// wheel over a pane starts copy mode (`-e`) and scrolls it five lines a step, scrolling back
+/// to the bottom ends it; a click goes to a program that asked for the mouse, in its form; a
+/// drag selects from where it started and its release copies.
 #[test]
 fn the_mouse_wheel_scrolls_and_clicks_reach_programs_as_in_tmux() {
     let env = Env::new("mouse");
@@ -1826,4 +1912,16 @@ fn the_mouse_wheel_scrolls_and_clicks_reach_programs_as_in_tmux() {
         !top_row(s).contains("/")
     });
     twins.same("the wheel ended copy mode");
+    // A drag selects from where the button went down, and its release copies.
+    send("\x1b[<0;3;6M\x1b[<32;6;8M");
+    twins.view_position("a drag started copy mode", "[0/");
+    send("\x1b[<32;9;9M");
+    twins.same("the selection follows the drag");
+    send("\x1b[<0;9;9m");
+    twins.wait_both("the release copied and ended the mode", |s| {
+        !top_row(s).contains("/")
+    });
+    let (t, z) = twins.newest_buffers("");
+    assert_eq!(z, t, "the drag's copy");
+    assert_eq!(t.lines().count(), 4, "{t:?}");
 }

@@ -47,7 +47,7 @@ use super::copy_mode::{CopyMode, Mark};
 use super::format;
 use super::key_bindings::Binding;
 use super::keys::{self, Key, KeyModes};
-use super::mouse::MouseEvent;
+use super::mouse::{MouseAt, MouseEvent};
 use super::options::Value;
 use super::prompt::Prompt;
 use super::target::Found;
@@ -191,6 +191,15 @@ pub struct Client {
     pub(super) passthrough: Vec<u8>,
     /// The terminal's last mouse report (a release is named for the button pressed before).
     last_mouse: Option<MouseEvent>,
+    /// A mouse drag under way.
+    pub(super) drag: Option<Drag>,
+}
+
+/// A mouse drag: the button bits of its press, and whether it moves a copy-mode selection.
+#[derive(Clone, Copy, Debug)]
+pub struct Drag {
+    pressed: u32,
+    pub(super) selecting: bool,
 }
 
 /// Every attached client, in the order they attached (tmux's client list order).
@@ -1010,14 +1019,40 @@ impl Engine {
         let status = self.status_lines(si).min(rows.saturating_sub(1));
         let on_status = status > 0 && event.y >= rows - status;
         let pressed = last.map_or(0, |l| l.b);
-        let name = event.key_name(on_status, pressed);
+        // As tmux's: a drag is named where it starts; while it selects, its reports move the
+        // selection; the release that ends it is its own key.
+        let Some(c) = self.clients.get_mut(conn) else {
+            return;
+        };
+        let name = match c.drag {
+            Some(drag) if event.is_drag() && drag.selecting => {
+                self.drag_to(conn, event.x, event.y);
+                return;
+            }
+            Some(drag) if event.is_drag() => MouseEvent::drag_name(drag.pressed, on_status, false),
+            None if event.is_drag() => {
+                c.drag = Some(Drag {
+                    pressed,
+                    selecting: false,
+                });
+                MouseEvent::drag_name(pressed, on_status, false)
+            }
+            Some(drag) if !event.is_wheel() => {
+                c.drag = None;
+                MouseEvent::drag_name(drag.pressed, on_status, true)
+            }
+            _ => event.key_name(on_status, pressed),
+        };
         let Some(key) = name.and_then(|n| keys::parse_key(&n)) else {
             self.mouse_to_pane(conn, event, last);
             return;
         };
         match self.key_action(conn, &[], Some(key), false, si) {
             KeyAction::Run(key, binding) => {
-                self.mouse_event = Some(event);
+                self.mouse_event = Some(MouseAt {
+                    now: event,
+                    before: last,
+                });
                 self.run_binding(conn, key, &binding);
                 self.mouse_event = None;
             }
@@ -1675,6 +1710,7 @@ fn new_client(
         pasting: false,
         passthrough: Vec::new(),
         last_mouse: None,
+        drag: None,
     }
 }
 

@@ -112,6 +112,39 @@ impl Engine {
         }
     }
 
+    /// Starts the selection of a mouse drag in the client's copy mode (`copy-mode -M`,
+    /// `begin-selection` from a mouse binding): from where the button went down to where the
+    /// mouse is; the drag's later reports move its end. False when the client is in no mode.
+    pub(super) fn start_drag(&mut self, conn: u64) -> bool {
+        let Some(at) = self.mouse_event else {
+            return false;
+        };
+        let from = at.before.unwrap_or(at.now);
+        let Some(c) = self.clients.get_mut(conn) else {
+            return false;
+        };
+        let Some(mode) = c.view.as_mut() else {
+            return false;
+        };
+        mode.drag_start(from.x, from.y);
+        mode.drag_to(at.now.x, at.now.y);
+        c.dirty = true;
+        if let Some(drag) = &mut c.drag {
+            drag.selecting = true;
+        }
+        true
+    }
+
+    /// A report of a drag that selects: its end follows the mouse.
+    pub(super) fn drag_to(&mut self, conn: u64, x: u32, y: u32) {
+        if let Some(c) = self.clients.get_mut(conn) {
+            if let Some(mode) = c.view.as_mut() {
+                mode.drag_to(x, y);
+                c.dirty = true;
+            }
+        }
+    }
+
     /// The options copy mode reads for a client's session and window.
     pub(super) fn copy_settings(&self, conn: u64) -> Settings {
         let place = self.client_place(conn);

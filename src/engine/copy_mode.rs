@@ -470,6 +470,53 @@ impl CopyMode {
         out
     }
 
+    // ---- mouse drags ----
+
+    /// A mouse drag starts at cell `x`,`y` of the rows shown (tmux's
+    /// `window_copy_start_drag`): a selection of characters from there, or the word or line
+    /// selected there before, widened as the drag goes.
+    pub fn drag_start(&mut self, x: u32, y: u32) {
+        if x >= self.sx() || y >= self.sy() {
+            return;
+        }
+        let line = self.hsize() + y - self.oy;
+        if x < self.selrx || x > self.endselrx || line != self.selry {
+            self.kind = SelKind::Char;
+        }
+        match self.kind {
+            SelKind::Word => {
+                (self.cx, self.cy) = (x, y);
+                let seps = self.separators.clone();
+                let (px, py) = self.read(|r| r.previous_word(&seps, false, true));
+                self.cx = px;
+                self.cy = (py + self.oy).saturating_sub(self.hsize());
+            }
+            SelKind::Line => (self.cx, self.cy) = (0, y),
+            SelKind::Char => {
+                (self.cx, self.cy) = (x, y);
+                self.start_selection();
+            }
+        }
+    }
+
+    /// The drag is at cell `x`,`y` (tmux's `window_copy_drag_update`): the cursor and the
+    /// selection's end follow it; on the top or bottom row the view scrolls a line.
+    pub fn drag_to(&mut self, x: u32, y: u32) {
+        if x >= self.sx() || y >= self.sy() {
+            return;
+        }
+        let (old_cx, old_cy) = (self.cx, self.cy);
+        (self.cx, self.cy) = (x, y);
+        self.update_selection(false);
+        if old_cy != self.cy || old_cx == self.cx {
+            if y == 0 {
+                self.cursor_up(true);
+            } else if y == self.sy() - 1 {
+                self.cursor_down(true);
+            }
+        }
+    }
+
     // ---- cursor moves ----
 
     /// Moves the cursor with a reader that may go up, scrolling up to keep it shown

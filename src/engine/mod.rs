@@ -192,7 +192,7 @@ pub struct Engine {
     /// The key whose binding's commands are running, for the message log.
     binding_key: Option<keys::Key>,
     /// The mouse event whose binding is running (`send-keys -M`, the `=` target).
-    mouse_event: Option<mouse::MouseEvent>,
+    mouse_event: Option<mouse::MouseAt>,
     /// What keys typed on clients run.
     pub key_tables: key_bindings::KeyTables,
     /// wait-for channels, and the requests waiting on them.

@@ -8,8 +8,10 @@
 //! on with `send-keys -M`, goes to the pane's program in the form its mouse mode asked for,
 //! or nowhere when it asked for none.
 //!
-//! zeropty names presses, releases and the wheel; drags and double or triple clicks are not
-//! told apart (a drag goes to the program as its events, a second click is another press).
+//! A drag is named once, where its button went down (`MouseDrag1Pane`); when its binding
+//! starts a selection in copy mode (`copy-mode -M`, `begin-selection`), the reports that
+//! follow move the selection's end, and the release is `MouseDragEnd1Pane`. Double and
+//! triple clicks are not told apart (a second click is another press).
 //!
 //! This module is pure.
 
@@ -25,6 +27,14 @@ pub struct MouseEvent {
     /// The SGR form's button bits and final character (`M` or `m`); `None` for the legacy
     /// form.
     pub sgr: Option<(u32, char)>,
+}
+
+/// A mouse event whose binding runs: the report, and the one before it (where a drag's
+/// button went down).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MouseAt {
+    pub now: MouseEvent,
+    pub before: Option<MouseEvent>,
 }
 
 const BUTTONS: u32 = 195;
@@ -64,7 +74,7 @@ impl MouseEvent {
         }
     }
 
-    fn is_drag(&self) -> bool {
+    pub fn is_drag(&self) -> bool {
         self.b & DRAG != 0
     }
 
@@ -72,7 +82,7 @@ impl MouseEvent {
         self.b & BUTTONS == 3
     }
 
-    fn is_wheel(&self) -> bool {
+    pub fn is_wheel(&self) -> bool {
         matches!(self.b & BUTTONS, 64 | 65)
     }
 
@@ -91,14 +101,18 @@ impl MouseEvent {
         } else {
             (format!("MouseDown{}", button(self.b)?), self.b)
         };
-        let place = if on_status { "Status" } else { "Pane" };
-        let mut name = String::new();
-        for (bit, prefix) in [(CTRL, "C-"), (META, "M-"), (SHIFT, "S-")] {
-            if (b | self.b) & bit != 0 {
-                name.push_str(prefix);
-            }
-        }
-        Some(format!("{name}{what}{place}"))
+        Some(named(&what, b | self.b, on_status))
+    }
+
+    /// The name of a drag of the button in `pressed` (its first report, or with `end` its
+    /// release), over the pane or the status line.
+    pub fn drag_name(pressed: u32, on_status: bool, end: bool) -> Option<String> {
+        let what = if end { "MouseDragEnd" } else { "MouseDrag" };
+        Some(named(
+            &format!("{what}{}", button(pressed)?),
+            pressed,
+            on_status,
+        ))
     }
 
     /// The event as a program whose terminal modes are `modes` wants it (tmux's
@@ -143,6 +157,18 @@ impl MouseEvent {
     }
 }
 
+/// A mouse key's name: the modifiers held, what happened, and where.
+fn named(what: &str, b: u32, on_status: bool) -> String {
+    let mut name = String::new();
+    for (bit, prefix) in [(CTRL, "C-"), (META, "M-"), (SHIFT, "S-")] {
+        if b & bit != 0 {
+            name.push_str(prefix);
+        }
+    }
+    let place = if on_status { "Status" } else { "Pane" };
+    format!("{name}{what}{place}")
+}
+
 /// The button number (1 to 3) of button bits, `None` for others.
 fn button(b: u32) -> Option<u32> {
     match b & BUTTONS {
@@ -181,6 +207,14 @@ mod tests {
             Some("M-WheelUpPane")
         );
         assert_eq!(sgr("\x1b[<32;3;4M").key_name(false, 0), None, "a drag");
+        assert_eq!(
+            MouseEvent::drag_name(0, false, false).as_deref(),
+            Some("MouseDrag1Pane")
+        );
+        assert_eq!(
+            MouseEvent::drag_name(2, true, true).as_deref(),
+            Some("MouseDragEnd3Status")
+        );
         let legacy = MouseEvent::parse(b"\x1b[M`*%").expect("legacy");
         assert_eq!((legacy.b, legacy.x, legacy.y), (64, 9, 4));
         assert_eq!(MouseEvent::parse(b"\x1b[<0;0;4M"), None);

@@ -196,7 +196,7 @@ fn attach_session(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), 
 /// it; `-H`: no position shown; `-s`: over another pane's content; `-q`: ends it) for the
 /// client that ran the command when it shows that pane, else for every client showing it.
 /// zeropty's copy mode belongs to clients, not to the pane: a pane no client shows is left
-/// as it is, and `-M` (a mouse drag) changes nothing.
+/// as it is. `-M`, from a mouse binding, starts a selection that follows the drag.
 fn copy_mode(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
     let source = match args.get('s') {
         Some(s) => Some(target::resolve(
@@ -209,6 +209,10 @@ fn copy_mode(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), Strin
     };
     let source = source.map(|f| pane_id_at(e, f));
     let pane = pane_id_at(e, resolve(e, ctx, args, Kind::Pane)?);
+    let dragging = ctx.req.client.filter(|_| e.mouse_event.is_some());
+    if args.has('M') && dragging.is_none() {
+        return Ok(());
+    }
     if args.has('q') {
         e.close_views(pane);
     } else {
@@ -218,7 +222,12 @@ fn copy_mode(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), Strin
             scroll_exit: args.has('e'),
             hide_position: args.has('H'),
         };
+        let started = e.pane_copy_mode(pane).is_none();
         e.open_views(pane, ctx.req.client, flags);
+        // `-M`: a mouse drag's selection, in a mode that has just started (tmux's).
+        if let Some(conn) = dragging.filter(|_| started && args.has('M')) {
+            e.start_drag(conn);
+        }
     }
     Ok(())
 }

@@ -84,13 +84,22 @@ fn send_keys(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), Strin
     };
     if args.has('M') {
         // The mouse event whose binding runs goes to the pane as its program asks for it.
-        if let Some(event) = e.mouse_event {
-            e.mouse_event_to(pane_id, event, None);
+        if let Some(at) = e.mouse_event {
+            e.mouse_event_to(pane_id, at.now, at.before);
+        }
+        return Ok(());
+    }
+    let command = words(args);
+    let dragging = ctx.req.client.filter(|_| e.mouse_event.is_some());
+    if let (Some(conn), Some("begin-selection")) = (dragging, command.first().map(String::as_str)) {
+        // From a mouse binding, as tmux's: the selection follows the drag.
+        if !e.start_drag(conn) {
+            return Err("not in a mode".into());
         }
         return Ok(());
     }
     if args.has('X') {
-        if !e.view_command(pane_id, &words(args), repeat) {
+        if !e.view_command(pane_id, &command, repeat) {
             return Err("not in a mode".into());
         }
         return Ok(());
