@@ -1694,7 +1694,7 @@ fn copy_mode_moves_selects_and_copies_as_tmux_does() {
 }
 
 /// Searching in copy mode side by side with tmux: vi's `/` and `?` from the prompt, `n` and
-/// `N`, a search that goes round the end, matches marked in their styles with the count at
+/// `N`, a search that goes round the end, regular expressions, matches marked in their styles with the count at
 /// the top, the marks kept by vi's moves and cleared by emacs', and emacs' incremental C-s
 /// and C-r as the text is typed.
 #[test]
@@ -1721,6 +1721,23 @@ fn copy_mode_searches_as_tmux_does() {
     twins.same("vi: searched down for LINE, only capitals");
     twins.type_one_by_one(&["n"]);
     twins.same("vi: round the end to the top");
+    // A pattern with regular expression characters is one (POSIX extended, as tmux's).
+    twins.type_one_by_one(&["?"]);
+    twins.wait_both("asked up again", |s| last_line(s).contains("(search up)"));
+    twins.type_one_by_one(&[
+        "t", "(", "w", "|", "h", "r", ")", "[", "e", "o", "]", "Enter",
+    ]);
+    twins.same("vi: a regular expression up, matches of two lengths marked");
+    twins.type_one_by_one(&["N"]);
+    twins.same("vi: the regular expression down again");
+    twins.type_one_by_one(&["/"]);
+    twins.wait_both("asked down again", |s| {
+        last_line(s).contains("(search down)")
+    });
+    // Lines are searched with their blank cells to the width, so `$` is never right after
+    // the text, in tmux as here.
+    twins.type_one_by_one(&["^", "2", "[", "0", "-", "9", "]", " ", "Enter"]);
+    twins.same("vi: an anchored regular expression");
     twins.type_one_by_one(&["q"]);
     twins.wait_both("closed", |s| !top_row(s).contains("results"));
 

@@ -2,7 +2,7 @@
 //!
 //! The server owns each client's connection and moves its frames (see `crate::protocol`);
 //! the engine keeps what tmux keeps about a client (its session, last session, size, flags,
-//! prefix state, scrollback view) and draws it.
+//! prefix state, copy mode) and draws it.
 //!
 //! Drawing: a frame is a full redraw built from the screen (each row from
 //! [`Terminal::capture`](crate::term::Terminal::capture) with SGR codes, cleared to the end of
@@ -28,11 +28,13 @@
 //! its commands as the client (a repeating one keeps the table for `repeat-time`), and a key
 //! bound nowhere goes to the pane through [`Pane::keys`](super::pane::Pane::keys), so the
 //! line discipline applies. A read-only client runs only bindings of commands read-only
-//! clients may run (detach, switch) and sends no keys. While the scrollback view is open
-//! (`copy-mode`, `C-b [`), keys are looked up first in the `copy-mode` table (`copy-mode-vi`
-//! with `mode-keys vi`), whose `send-keys -X` commands move it, then in the root table, and
-//! go nowhere when bound in neither, as in tmux; what the commands keys run print shows the
-//! same way in place of the pane, from its first line (tmux's view mode).
+//! clients may run (detach, switch) and sends no keys. In copy mode (`copy-mode`, `C-b [`:
+//! `engine/copy_mode.rs`, `engine/client_copy.rs`), keys are looked up first in the
+//! `copy-mode` table (`copy-mode-vi` with `mode-keys vi`), whose `send-keys -X` commands
+//! drive it, then in the root table, and go nowhere when bound in neither, as in tmux; what
+//! the commands keys run print shows the same way in place of the pane, from its first line
+//! (tmux's view mode). With `mouse` on, the terminal's mouse reports are keys too
+//! (`engine/mouse.rs`), and drags move copy mode's selection.
 //! A key first clears a message (or, with `display-message -N`, goes nowhere while it
 //! shows); while a prompt is asked, keys go to it before any table. Keys after one whose
 //! binding moved the client or ended its session are read where the client is then.

@@ -37,7 +37,7 @@ impl Engine {
         }
     }
 
-    /// Closes the scrollback view of every client showing `pane` (copy-mode -q).
+    /// Ends copy or view mode for every client showing `pane` (copy-mode -q).
     pub fn close_views(&mut self, pane: u32) {
         for conn in self.viewers(pane, None) {
             if let Some(c) = self.clients.get_mut(conn) {
@@ -153,6 +153,7 @@ impl Engine {
             vi: self.option_or(si, wi, "mode-keys", "emacs") == "vi",
             separators: self.option_or(si, None, "word-separators", ""),
             wrap_search: self.option_or(si, wi, "wrap-search", "on") == "on",
+            regex: self.host.regex_compiler(),
         }
     }
 

@@ -19,7 +19,7 @@
 
 mod search;
 
-pub use search::Mark;
+pub use search::{Mark, Regex, RegexCompiler};
 
 use crate::term::{Terminal, TextLine};
 
@@ -58,6 +58,9 @@ pub struct Settings {
     pub separators: String,
     /// `wrap-search`: searches go round the copy's ends.
     pub wrap_search: bool,
+    /// How the host compiles regular expressions; without one, patterns are searched for as
+    /// text.
+    pub regex: Option<RegexCompiler>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1450,6 +1453,7 @@ mod tests {
             vi,
             separators: "-".into(),
             wrap_search: true,
+            regex: None,
         };
         let mut last = Outcome::default();
         for c in commands {

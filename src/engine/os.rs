@@ -232,4 +232,9 @@ pub trait Programs {
         let _ = (command, cwd, env);
         Err(io::ErrorKind::Unsupported.into())
     }
+    /// How the host compiles copy mode's regular expressions (the C library's, as tmux's);
+    /// `None`: patterns are searched for as text.
+    fn regex_compiler(&self) -> Option<crate::engine::copy_mode::RegexCompiler> {
+        None
+    }
 }

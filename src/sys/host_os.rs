@@ -548,6 +548,10 @@ impl Programs for HostOs {
         Ok((id, pid))
     }
 
+    fn regex_compiler(&self) -> Option<crate::engine::copy_mode::RegexCompiler> {
+        Some(super::regex::compile)
+    }
+
     fn spawn_shell(
         &mut self,
         command: &str,

@@ -7,6 +7,7 @@ pub mod host_os;
 pub mod poll;
 pub mod process;
 pub mod pty;
+pub mod regex;
 pub mod shim;
 pub mod sock_diag;
 pub mod socket;

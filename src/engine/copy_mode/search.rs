@@ -6,8 +6,10 @@
 //! `(N results)`. Incremental searches (emacs' C-s and C-r) go back to where they started
 //! when their text changes.
 //!
-//! A pattern with regular expression characters is searched for as text (tmux compiles it
-//! as a POSIX extended expression).
+//! `search-forward` and `search-backward` take a pattern with regular expression characters
+//! as a POSIX extended expression, compiled by the host (`Settings::regex`; the C
+//! library's), matched against a line's text with its blank cells to the width and the
+//! lines it wraps onto, as tmux matches it; without a compiler it is searched for as text.
 //!
 //! Invariant: `marks`, when present, has one byte for each cell of the rows shown, 0 where no
 //! match is and the match's number (1 to 255, going round) where one is; any change of the
@@ -22,6 +24,10 @@ use crate::term::TextLine;
 pub(super) struct Search {
     /// The text (tmux's `searchstr`).
     text: Option<String>,
+    /// The text is a regular expression (tmux's `searchregex`).
+    regex: bool,
+    /// How the host compiles regular expressions, as the last search was given it.
+    compiler: Option<RegexCompiler>,
     /// The way `search-again` goes (true: down); `None` before any search.
     again_down: Option<bool>,
     /// The way the last search went (tmux's `searchdirection`).
@@ -107,23 +113,38 @@ fn cells_of(text: &str) -> Vec<String> {
     cells
 }
 
-/// What a search looks for: the cells of its text, and whether case is ignored (a text
-/// without capitals matches either, as tmux's `window_copy_is_lowercase` decides).
-struct Needle {
-    cells: Vec<String>,
-    fold: bool,
+/// A compiled regular expression (the host's C library's POSIX extended ones, as tmux's).
+pub trait Regex {
+    /// The bytes of `text` the first match takes; `not_bol`: `text` does not start a line.
+    fn find(&self, text: &str, not_bol: bool) -> Option<(usize, usize)>;
+}
+
+/// Compiles a pattern, ignoring case or not; `None` when it does not compile.
+pub type RegexCompiler = fn(&str, bool) -> Option<Box<dyn Regex>>;
+
+/// The characters that make a search pattern a regular expression (tmux searches for a
+/// pattern without any as text).
+const REGEX_CHARACTERS: &str = "^$*+()?[].\\";
+
+/// What a search looks for: the cells of its text, or a regular expression; case is ignored
+/// when the pattern has no capitals, as tmux's `window_copy_is_lowercase` decides.
+enum Needle {
+    Text { cells: Vec<String>, fold: bool },
+    Regex(Box<dyn Regex>),
 }
 
 impl Needle {
-    fn of(text: &str) -> Needle {
-        Needle {
-            cells: cells_of(text),
-            fold: !text.bytes().any(|b| b.is_ascii_uppercase()),
+    /// The needle for `pattern`: a regular expression when asked for, it has one's
+    /// characters and the host compiles them, else text; `None` when it does not compile.
+    fn of(pattern: &str, regex: bool, compiler: Option<RegexCompiler>) -> Option<Needle> {
+        let fold = !pattern.bytes().any(|b| b.is_ascii_uppercase());
+        match compiler.filter(|_| regex && pattern.contains(|c| REGEX_CHARACTERS.contains(c))) {
+            Some(compile) => compile(pattern, fold).map(Needle::Regex),
+            None => Some(Needle::Text {
+                cells: cells_of(pattern),
+                fold,
+            }),
         }
-    }
-
-    fn width(&self) -> u32 {
-        self.cells.len().max(1) as u32
     }
 }
 
@@ -148,11 +169,11 @@ impl Lines<'_> {
         &self.kept[at].1
     }
 
-    /// Whether the needle's cells match from cell `ax` of line `py` on, going on through
-    /// lines that wrap (tmux's `window_copy_search_compare` over a row).
-    fn matches_at(&mut self, needle: &Needle, ax: u32, py: u32) -> bool {
+    /// Whether text `cells` match from cell `ax` of line `py` on, going on through lines
+    /// that wrap (tmux's `window_copy_search_compare` over a row).
+    fn matches_at(&mut self, cells: &[String], fold: bool, ax: u32, py: u32) -> bool {
         let (sx, last) = (self.mode.sx(), self.mode.backing.line_count() - 1);
-        for (bx, want) in needle.cells.iter().enumerate() {
+        for (bx, want) in cells.iter().enumerate() {
             let (mut px, mut y) = (ax + bx as u32, py);
             while px >= sx && y < last && self.line(y).wrapped {
                 px -= sx;
@@ -163,7 +184,7 @@ impl Lines<'_> {
             }
             let line = self.line(y);
             let have = line.cell(px);
-            let same = match (needle.fold, have.as_bytes()) {
+            let same = match (fold, have.as_bytes()) {
                 (true, [b]) => want.as_bytes() == [b.to_ascii_lowercase()],
                 _ => have == want,
             };
@@ -174,17 +195,135 @@ impl Lines<'_> {
         true
     }
 
-    /// The first match starting in cells `first..last` of line `py`.
-    fn find_right(&mut self, needle: &Needle, py: u32, first: u32, last: u32) -> Option<u32> {
-        (first..last).find(|&ax| self.matches_at(needle, ax, py))
+    /// The first match starting in cells `first..last` of line `py`: its cell and width.
+    fn find_right(
+        &mut self,
+        needle: &Needle,
+        py: u32,
+        first: u32,
+        last: u32,
+    ) -> Option<(u32, u32)> {
+        match needle {
+            Needle::Text { cells, fold } => (first..last)
+                .find(|&ax| self.matches_at(cells, *fold, ax, py))
+                .map(|ax| (ax, cells.len().max(1) as u32)),
+            Needle::Regex(re) => self.regex_right(re.as_ref(), py, first, last),
+        }
     }
 
-    /// The last match starting in cells `first..last` of line `py`.
-    fn find_left(&mut self, needle: &Needle, py: u32, first: u32, last: u32) -> Option<u32> {
-        (first..last)
-            .rev()
-            .find(|&ax| self.matches_at(needle, ax, py))
+    /// The last match starting in cells `first..last` of line `py`: its cell and width.
+    fn find_left(&mut self, needle: &Needle, py: u32, first: u32, last: u32) -> Option<(u32, u32)> {
+        match needle {
+            Needle::Text { cells, fold } => (first..last)
+                .rev()
+                .find(|&ax| self.matches_at(cells, *fold, ax, py))
+                .map(|ax| (ax, cells.len().max(1) as u32)),
+            Needle::Regex(re) => self.regex_left(re.as_ref(), py, first, last),
+        }
     }
+
+    /// The text of line `py` from cell `first`, and of the lines it wraps onto, with where
+    /// each cell's characters start (tmux's `window_copy_stringify`).
+    fn stringify(&mut self, py: u32, first: u32) -> (String, Vec<usize>) {
+        let (sx, last) = (self.mode.sx(), self.mode.backing.line_count() - 1);
+        let (mut text, mut starts) = (String::new(), Vec::new());
+        let (mut y, mut from) = (py, first);
+        loop {
+            let line = self.line(y);
+            for x in from..sx {
+                starts.push(text.len());
+                text.push_str(line.cell(x));
+            }
+            if y >= last || !line.wrapped {
+                return (text, starts);
+            }
+            (y, from) = (y + 1, 0);
+        }
+    }
+
+    /// A regular expression's first match starting on line `py` in cells `first..last`
+    /// (tmux's `window_copy_search_lr_regex`).
+    fn regex_right(
+        &mut self,
+        re: &dyn Regex,
+        py: u32,
+        first: u32,
+        last: u32,
+    ) -> Option<(u32, u32)> {
+        if first >= last {
+            return None;
+        }
+        let (text, starts) = self.stringify(py, first);
+        let (so, eo) = re.find(&text, first != 0).filter(|(so, eo)| so != eo)?;
+        let (start, end) = (cell_at(&starts, so), cell_at(&starts, eo));
+        (first + start < last).then_some((first + start, end - start))
+    }
+
+    /// A regular expression's last match starting on line `py` in cells `first..last`
+    /// (tmux's `window_copy_last_regex`): a match running past `last` ends the search.
+    fn regex_left(&mut self, re: &dyn Regex, py: u32, first: u32, last: u32) -> Option<(u32, u32)> {
+        let (text, starts) = self.stringify(py, first);
+        let (mut at, mut kept) = (0, None);
+        while let Some((so, eo)) = text.get(at..).and_then(|rest| re.find(rest, first != 0)) {
+            if so == eo {
+                break;
+            }
+            let start = first + cell_at(&starts, at + so);
+            if start >= last {
+                break;
+            }
+            let end = first + cell_at(&starts, at + eo);
+            if end >= last {
+                return Some((start, end - start));
+            }
+            kept = Some((start, end - start));
+            at += eo;
+        }
+        kept
+    }
+}
+
+impl Lines<'_> {
+    /// A regular expression's match found searching up at the start of line `y`, which a
+    /// line before wraps onto: the earliest match on the lines before that ends where it
+    /// ends, as tmux's `window_copy_search_back_overlap` finds it. Text needles stay put.
+    fn back_overlap(
+        &mut self,
+        needle: &Needle,
+        x: u32,
+        width: u32,
+        y: u32,
+        endline: u32,
+    ) -> (u32, u32) {
+        if !matches!(needle, Needle::Regex(_)) {
+            return (x, y);
+        }
+        let sx = self.mode.sx();
+        let end_of = |x: u32, width: u32, y: u32| ((x + width) % sx, y + (x + width) / sx);
+        let old_end = end_of(x, width, y);
+        let (mut best, mut at) = ((x, y), (x, y));
+        while at.0 == 0 && at.1 > endline && at.1 > 0 && self.line(at.1 - 1).wrapped {
+            let y = at.1 - 1;
+            let Some((px, w)) = self.find_left(needle, y, 0, sx) else {
+                break;
+            };
+            at = (px, y);
+            if end_of(px, w, y) != old_end {
+                break;
+            }
+            best = at;
+        }
+        best
+    }
+}
+
+/// The cell whose characters start at byte `offset` of a line's text (one past the last when
+/// none does).
+fn cell_at(starts: &[usize], offset: usize) -> u32 {
+    starts
+        .iter()
+        .position(|&s| s == offset)
+        .unwrap_or(starts.len()) as u32
 }
 
 impl CopyMode {
@@ -214,6 +353,7 @@ impl CopyMode {
                 if self.search.text.is_some() {
                     let down = name.starts_with("search-forward");
                     self.search.again_down = Some(down);
+                    self.search.regex = !name.ends_with("-text");
                     (0..n).for_each(|_| {
                         self.search(down, set);
                     });
@@ -281,6 +421,7 @@ impl CopyMode {
         };
         self.search.again_down = Some(down);
         self.search.text = Some(text.to_string());
+        self.search.regex = false;
         if !self.search(down, set) {
             self.search.marks = None;
         }
@@ -295,7 +436,10 @@ impl CopyMode {
         self.search.last_down = down;
         let visible_only = self.search.counted_text.as_deref() == Some(text.as_str());
         self.search.counted_text = Some(text.clone());
-        let needle = Needle::of(&text);
+        self.search.compiler = set.regex;
+        let Some(needle) = Needle::of(&text, self.search.regex, set.regex) else {
+            return false;
+        };
         let wrap = set.wrap_search;
         let (mut fx, mut fy) = (self.cx, self.cursor_line());
         // vi's cursor stays at a match's start, so a search down starts after it.
@@ -362,16 +506,16 @@ impl CopyMode {
             if down {
                 let mut first = fx;
                 (fy..=endline).find_map(|y| {
-                    let at = lines.find_right(needle, y, first, sx).map(|x| (x, y));
+                    let at = lines.find_right(needle, y, first, sx).map(|(x, _)| (x, y));
                     first = 0;
                     at
                 })
             } else {
                 let mut last = fx + 1;
                 (endline..=fy).rev().find_map(|y| {
-                    let at = lines.find_left(needle, y, 0, last.min(sx)).map(|x| (x, y));
+                    let at = lines.find_left(needle, y, 0, last.min(sx));
                     last = sx;
-                    at
+                    at.map(|(x, width)| lines.back_overlap(needle, x, width, y, endline))
                 })
             }
         };
@@ -421,7 +565,9 @@ impl CopyMode {
         let Some(text) = self.search.text.clone() else {
             return;
         };
-        let needle = Needle::of(&text);
+        let Some(needle) = Needle::of(&text, self.search.regex, self.search.compiler) else {
+            return;
+        };
         let (sx, sy) = (self.sx(), self.sy());
         let top = self.hsize() - self.oy;
         let (start, end) = match visible_only {
@@ -431,11 +577,11 @@ impl CopyMode {
         let mut marks = vec![0u8; (sx * sy) as usize];
         let mut number = 1u8;
         let mut found = 0;
-        let width = needle.width();
         let mut lines = self.lines();
         for py in start..end {
             let mut px = 0;
-            while let Some(x) = lines.find_right(&needle, py, px, sx) {
+            while let Some((x, width)) = lines.find_right(&needle, py, px, sx) {
+                let width = width.max(1);
                 found += 1;
                 if py >= top && py < top + sy {
                     let b = ((py - top) * sx + x) as usize;
