@@ -1354,10 +1354,16 @@ impl Engine {
             let style = |name, default| {
                 style_sgr(&self.option_or(Some(si), Some(s.current), name, default))
             };
+            let option = |name, default| self.option_or(Some(si), Some(s.current), name, default);
+            let both = |name, default| {
+                let value = option(name, default);
+                [style_sgr(&value), style_sgr(&swapped_colours(&value))]
+            };
             let styles = CopyStyles {
                 selection: style("mode-style", "bg=yellow,fg=black"),
-                matched: style("copy-mode-match-style", "bg=cyan,fg=black"),
-                current: style("copy-mode-current-match-style", "bg=magenta,fg=black"),
+                matched: both("copy-mode-match-style", "bg=cyan,fg=black"),
+                current: both("copy-mode-current-match-style", "bg=magenta,fg=black"),
+                mark: both("copy-mode-mark-style", "bg=red,fg=black"),
                 vi: self.option_or(Some(si), Some(s.current), "mode-keys", "emacs") == "vi",
             };
             push_copy_mode(&mut out, m, &styles, c.cols.min(m.backing().cols()), rows);
@@ -1551,8 +1557,10 @@ impl Engine {
 /// cursor is found differently).
 struct CopyStyles {
     selection: String,
-    matched: String,
-    current: String,
+    /// Each as given, then with its colours swapped (on the mark's own cell).
+    matched: [String; 2],
+    current: [String; 2],
+    mark: [String; 2],
     vi: bool,
 }
 
@@ -1562,14 +1570,20 @@ struct CopyStyles {
 /// right. `cols` and `rows`: the cells drawn.
 fn push_copy_mode(out: &mut Vec<u8>, m: &CopyMode, styles: &CopyStyles, cols: u32, rows: u32) {
     let selection = m.shown_selection();
+    let mark = m.shown_mark();
     for y in 0..rows.min(m.backing().rows()) {
+        // As tmux's `window_copy_update_style`: the mark's row in its style (the mark's cell
+        // with the colours swapped), search matches over it, the selection over all.
         let style_at = |x: u32| {
             if selection.is_some_and(|s| s.contains(x, y)) {
                 return Some(styles.selection.as_str());
             }
-            match m.mark_at(x, y, styles.vi)? {
-                Mark::Current => Some(styles.current.as_str()),
-                Mark::Match => Some(styles.matched.as_str()),
+            let on_mark = mark.filter(|&(_, my)| my == y);
+            let swap = usize::from(on_mark.is_some_and(|(mx, _)| mx == x));
+            match m.mark_at(x, y, styles.vi) {
+                Some(Mark::Current) => Some(styles.current[swap].as_str()),
+                Some(Mark::Match) => Some(styles.matched[swap].as_str()),
+                None => on_mark.map(|_| styles.mark[swap].as_str()),
             }
         };
         if (0..cols).any(|x| style_at(x).is_some()) {
@@ -1613,6 +1627,20 @@ fn push_styled_runs<'a>(
         out.extend_from_slice(text.as_bytes());
         out.extend_from_slice(b"\x1b[0m");
     }
+}
+
+/// A style with its foreground and background colours swapped (`fg=` and `bg=` trade
+/// places), as tmux draws the cell of copy mode's mark.
+fn swapped_colours(style: &str) -> String {
+    style
+        .split(',')
+        .map(|part| match part.split_once('=') {
+            Some(("fg", c)) => format!("bg={c}"),
+            Some(("bg", c)) => format!("fg={c}"),
+            _ => part.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 fn push_text(out: &mut Vec<u8>, base: &str, text: &str, styled: bool, cols: u32) -> u32 {

@@ -78,22 +78,14 @@ impl Engine {
             .and_then(|c| c.view.as_ref())
             .is_some_and(|m| !m.is_view());
         if !in_copy_mode {
-            let source = flags.source.unwrap_or(pane);
-            self.read_screen(source);
-            let Some(mut term) = self
-                .panes()
-                .find(|p| p.id == source)
-                .map(|p| p.term.clone())
-            else {
+            let Some(term) = self.copy_of(pane, flags.source) else {
                 return;
             };
-            if source != pane {
-                term.trim_blank_bottom();
-            }
             if let Some(c) = self.clients.get_mut(conn) {
                 let mut mode = CopyMode::new(term, set.vi);
                 mode.scroll_exit = flags.scroll_exit;
                 mode.hide_position = flags.hide_position;
+                mode.source = flags.source.filter(|&s| s != pane);
                 c.view = Some(Box::new(mode));
             }
         }
@@ -104,6 +96,18 @@ impl Engine {
         }
         self.touch_client(conn);
         self.pane_mode_changed(pane);
+    }
+
+    /// A copy of the terminal copy mode on `pane` shows: `source`'s (its blank bottom lines
+    /// left out, as tmux's copy of another pane) or the pane's own, read first.
+    fn copy_of(&mut self, pane: u32, source: Option<u32>) -> Option<crate::term::Terminal> {
+        let from = source.unwrap_or(pane);
+        self.read_screen(from);
+        let mut term = self.panes().find(|p| p.id == from)?.term.clone();
+        if from != pane {
+            term.trim_blank_bottom();
+        }
+        Some(term)
     }
 
     fn touch_client(&mut self, conn: u64) {
@@ -217,6 +221,17 @@ impl Engine {
             .collect();
         for &conn in &in_mode {
             let set = self.copy_settings(conn);
+            if command.first().is_some_and(|c| c == "refresh-from-pane") {
+                let source = self.clients.get(conn).and_then(|c| c.view.as_ref()?.source);
+                let fresh = self.copy_of(pane, source);
+                if let (Some(term), Some(c)) = (fresh, self.clients.get_mut(conn)) {
+                    if let Some(mode) = c.view.as_mut() {
+                        mode.refresh(term);
+                        c.dirty = true;
+                    }
+                }
+                continue;
+            }
             let Some(c) = self.clients.get_mut(conn) else {
                 continue;
             };

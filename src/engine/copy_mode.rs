@@ -137,9 +137,14 @@ pub struct CopyMode {
     separators: String,
     jump: Option<(Jump, String)>,
     search: search::Search,
+    /// The mark (`set-mark`): a cell, and whether it shows.
+    mark: (u32, u32),
+    shows_mark: bool,
     pub hide_position: bool,
     /// Scrolling down to the bottom ends the mode (`copy-mode -e`).
     pub scroll_exit: bool,
+    /// The pane whose content the mode shows when not the client's own (`copy-mode -s`).
+    pub source: Option<u32>,
 }
 
 impl CopyMode {
@@ -154,6 +159,7 @@ impl CopyMode {
         let mut mode = CopyMode::over(term, false, vi);
         mode.cx = cx;
         mode.cy = cy;
+        mode.mark = (cx, mode.cursor_line());
         mode
     }
 
@@ -191,8 +197,11 @@ impl CopyMode {
             separators: String::new(),
             jump: None,
             search: search::Search::default(),
+            mark: (0, 0),
+            shows_mark: false,
             hide_position: false,
             scroll_exit: false,
+            source: None,
         }
     }
 
@@ -467,10 +476,84 @@ impl CopyMode {
             "select-word" => self.select_word(set),
             "start-of-line" => self.move_reader_up(|r| r.start_of_line(true)),
             "toggle-position" => self.hide_position = !self.hide_position,
+            "set-mark" => {
+                self.mark = (self.cx, self.cursor_line());
+                self.shows_mark = true;
+            }
+            "jump-to-mark" => self.jump_to_mark(),
+            "next-paragraph" => (0..n).for_each(|_| self.next_paragraph()),
+            "previous-paragraph" => (0..n).for_each(|_| self.previous_paragraph()),
             _ => known = false,
         }
         self.after_command(name, known, set.vi);
         out
+    }
+
+    // ---- paragraphs and the mark ----
+
+    /// To the end of the next paragraph: past blank lines, then past the lines with text.
+    fn next_paragraph(&mut self) {
+        let last = self.hsize() + self.sy() - 1;
+        let mut y = self.cursor_line();
+        while y < last && self.length(y) == 0 {
+            y += 1;
+        }
+        while y < last && self.length(y) > 0 {
+            y += 1;
+        }
+        self.scroll_to(self.length(y), y);
+        self.refresh_marks();
+    }
+
+    /// To the blank line before this paragraph.
+    fn previous_paragraph(&mut self) {
+        let mut y = self.cursor_line();
+        while y > 0 && self.length(y) == 0 {
+            y -= 1;
+        }
+        while y > 0 && self.length(y) > 0 {
+            y -= 1;
+        }
+        self.scroll_to(0, y);
+        self.refresh_marks();
+    }
+
+    /// The cursor and the mark change places, as tmux's `window_copy_jump_to_mark`.
+    fn jump_to_mark(&mut self) {
+        let here = (self.cx, self.cursor_line());
+        let (mx, my) = self.mark;
+        self.cx = mx;
+        if my < self.hsize() {
+            self.cy = 0;
+            self.oy = self.hsize() - my;
+        } else {
+            self.cy = (my - self.hsize()).min(self.sy() - 1);
+            self.oy = 0;
+        }
+        self.mark = here;
+        self.shows_mark = true;
+        self.update_selection(false);
+    }
+
+    /// Where the mark is drawn, when it shows: its row among those shown and its column.
+    pub fn shown_mark(&self) -> Option<(u32, u32)> {
+        let top = self.hsize() - self.oy;
+        let (mx, my) = self.mark;
+        (self.shows_mark && my >= top && my < top + self.sy()).then(|| (mx, my - top))
+    }
+
+    /// Takes a new copy of the pane (`refresh-from-pane`): the selection and marks go, a
+    /// search's matches are marked again, and the view and cursor stay where they were.
+    pub fn refresh(&mut self, mut term: Terminal) {
+        if self.view {
+            return;
+        }
+        term.expand_all();
+        self.backing = term;
+        self.oy = self.oy.min(self.hsize());
+        self.cy = self.cy.min(self.sy() - 1);
+        self.clear_selection();
+        self.refresh_marks_everywhere();
     }
 
     // ---- mouse drags ----

@@ -391,6 +391,15 @@ impl CopyMode {
         self.search.incremental_start = None;
     }
 
+    /// A new copy: its matches are searched for and counted again (tmux's
+    /// `window_copy_size_changed`), and an incremental search starts from here.
+    pub(super) fn refresh_marks_everywhere(&mut self) {
+        if self.search.marks.is_some() {
+            self.mark_matches(false);
+        }
+        self.search.incremental_start = Some((self.cx, self.cy, self.oy));
+    }
+
     /// Marks the rows shown again after they moved (tmux re-marks the visible lines).
     pub(super) fn refresh_marks(&mut self) {
         if self.search.marks.is_some() {
@@ -535,7 +544,7 @@ impl CopyMode {
 
     /// Shows line `py` with the cursor at `px` on it, a quarter of the rows from the top
     /// when the view has to move (tmux's `window_copy_scroll_to`).
-    fn scroll_to(&mut self, px: u32, py: u32) {
+    pub(super) fn scroll_to(&mut self, px: u32, py: u32) {
         let (hsize, sy) = (self.hsize(), self.sy());
         self.cx = px;
         let top = hsize - self.oy;
