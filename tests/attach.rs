@@ -1741,6 +1741,22 @@ fn copy_mode_searches_as_tmux_does() {
     twins.same("vi: an anchored regular expression");
     twins.type_one_by_one(&["q"]);
     twins.wait_both("closed", |s| !top_row(s).contains("results"));
+    let search_string = [
+        "display-message",
+        "-p",
+        "-t",
+        "work",
+        "#{pane_search_string}",
+    ];
+    let t = String::from_utf8(twins.tmux(&search_string).stdout).unwrap();
+    assert_eq!(env.zp_ok(&search_string), t, "the pane's last search");
+    assert_eq!(t, "^2[0-9] \n");
+    twins.type_one_by_one(&["C-b", "["]);
+    twins.view_position("reopened", "[0/");
+    twins.type_one_by_one(&["n"]);
+    twins.same("vi: a new copy mode repeats the pane's last search, upwards");
+    twins.type_one_by_one(&["q"]);
+    twins.wait_both("closed again", |s| !top_row(s).contains("results"));
 
     twins.open_copy_mode("emacs");
     twins.type_one_by_one(&["C-r"]);

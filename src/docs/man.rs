@@ -1104,7 +1104,7 @@ const VARIABLE_DOCS: &[(&str, &str)] = &[
     ("pane_pid", "The process id of the pane's program."),
     ("pane_pipe", "1 if the pane's output goes to pipe-pane."),
     ("pane_right", "The pane's last column in the window."),
-    ("pane_search_string", "The last search in copy mode: empty."),
+    ("pane_search_string", "The text of the pane's last search in copy mode."),
     (
         "pane_start_command",
         "The command the pane was started with.",

@@ -86,6 +86,9 @@ impl Engine {
                 mode.scroll_exit = flags.scroll_exit;
                 mode.hide_position = flags.hide_position;
                 mode.source = flags.source.filter(|&s| s != pane);
+                if let Some((text, regex)) = self.pane_searches.get(&pane).cloned() {
+                    mode.resume_search(text, regex);
+                }
                 c.view = Some(Box::new(mode));
             }
         }
@@ -236,7 +239,14 @@ impl Engine {
                 continue;
             };
             c.dirty = true;
-            let Some(outcome) = c.view.as_mut().map(|m| m.command(command, count, &set)) else {
+            let Some(mode) = c.view.as_mut() else {
+                continue;
+            };
+            let outcome = mode.command(command, count, &set);
+            if let Some(search) = mode.last_search() {
+                self.pane_searches.insert(pane, search);
+            }
+            let Some(c) = self.clients.get_mut(conn) else {
                 continue;
             };
             if outcome.cancel {

@@ -218,6 +218,19 @@ impl CopyMode {
         }
     }
 
+    /// The last search's text and whether it was a regular expression.
+    pub fn last_search(&self) -> Option<(String, bool)> {
+        Some((self.search.text.clone()?, self.search.regex))
+    }
+
+    /// Takes up a search made before in the pane: `search-again` looks for it upwards, as
+    /// a new tmux copy mode does.
+    pub fn resume_search(&mut self, text: String, regex: bool) {
+        self.search.text = Some(text);
+        self.search.regex = regex;
+        self.search.again_down = Some(false);
+    }
+
     pub fn is_view(&self) -> bool {
         self.view
     }

@@ -193,6 +193,9 @@ pub struct Engine {
     binding_key: Option<keys::Key>,
     /// The mouse event whose binding is running (`send-keys -M`, the `=` target).
     mouse_event: Option<mouse::MouseAt>,
+    /// Each pane's last copy-mode search, and whether it was a regular expression
+    /// (`#{pane_search_string}`; a new copy mode's `n` repeats it upwards, as tmux's).
+    pane_searches: HashMap<u32, (String, bool)>,
     /// What keys typed on clients run.
     pub key_tables: key_bindings::KeyTables,
     /// wait-for channels, and the requests waiting on them.
@@ -261,6 +264,7 @@ impl Engine {
             prompt_history: prompt::PromptHistory::default(),
             binding_key: None,
             mouse_event: None,
+            pane_searches: HashMap::new(),
             key_tables: key_bindings::KeyTables::default(),
             waits: wait::Waits::default(),
             jobs: jobs::Jobs::default(),
@@ -807,6 +811,7 @@ impl Engine {
     /// SIGHUP (and SIGCONT, so stopped jobs see it) to the pane's process group and its
     /// foreground group, then close the terminal.
     pub fn hang_up(&mut self, pane: &mut Pane) {
+        self.pane_searches.remove(&pane.id);
         let os: &mut dyn Programs = &mut *self.host;
         if pane.io.is_some() {
             let fg = os.foreground_group(pane.slot).unwrap_or(pane.foreground);

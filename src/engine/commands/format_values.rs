@@ -481,7 +481,13 @@ impl FormatValues<'_> {
             // Copy mode's, when a client shows the pane in it (unset otherwise, as in tmux).
             "copy_cursor_x" | "copy_cursor_y" | "scroll_position" | "selection_active"
             | "selection_present" => self.e.pane_copy_mode(p.id)?.format(name),
-            "pane_search_string" | "pane_path" => String::new(),
+            "pane_search_string" => self
+                .e
+                .pane_searches
+                .get(&p.id)
+                .map(|(text, _)| text.clone())
+                .unwrap_or_default(),
+            "pane_path" => String::new(),
             "pane_fg" | "pane_bg" => "default".into(),
             "pane_tabs" => tab_stops(t.cols()),
             "window_activity" => w.activity.to_string(),

@@ -23,13 +23,13 @@ use crate::term::TextLine;
 #[derive(Debug, Default)]
 pub(super) struct Search {
     /// The text (tmux's `searchstr`).
-    text: Option<String>,
+    pub(super) text: Option<String>,
     /// The text is a regular expression (tmux's `searchregex`).
-    regex: bool,
+    pub(super) regex: bool,
     /// How the host compiles regular expressions, as the last search was given it.
     compiler: Option<RegexCompiler>,
     /// The way `search-again` goes (true: down); `None` before any search.
-    again_down: Option<bool>,
+    pub(super) again_down: Option<bool>,
     /// The way the last search went (tmux's `searchdirection`).
     last_down: bool,
     marks: Option<Vec<u8>>,
