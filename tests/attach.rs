@@ -494,6 +494,25 @@ fn scrollback_view_pages_through_history() {
     env.wait_zp(&in_mode, "0 \n");
     env.outer
         .wait_screen("a", "cancelled", |s| s.lines().nth(21) == Some("300"));
+    env.zp_ok(&["copy-mode", "-t", "log"]);
+    env.outer.wait_screen("a", "copy mode again", |s| {
+        s.lines().next().is_some_and(|l| l.ends_with("[0/278]"))
+    });
+    // Copy mode is the client's: keys a script sends still reach the program (tmux's copy
+    // mode, the pane's, would take them), which goes on writing under the mode's copy.
+    env.zp_ok(&["send-keys", "-t", "log", "typed under copy mode", "Enter"]);
+    env.wait_zp_until(
+        &["capture-pane", "-p", "-t", "log"],
+        "the program got the keys",
+        |s| s.contains("typed under copy mode"),
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    let s = env.outer.screen("a", false);
+    assert!(
+        s.lines().next().is_some_and(|l| l.ends_with("[0/278]")),
+        "{s}"
+    );
+    assert!(!s.contains("typed under copy mode"), "{s}");
 }
 
 #[test]
@@ -1799,6 +1818,15 @@ fn copy_mode_flags_match_tmux() {
     twins.both(&["copy-mode", "-e", "-u", "-t", "work:0"]);
     twins.view_position("-u", "[17/");
     twins.same("-e -u");
+    // append-selection adds to the newest buffer, as tmux's.
+    twins.both(&["set-buffer", "-b", "kept", "head: "]);
+    for command in ["begin-selection", "cursor-up", "append-selection"] {
+        twins.both(&["send-keys", "-t", "work:0", "-X", command]);
+    }
+    let kept = ["show-buffer", "-b", "kept"];
+    let t = String::from_utf8(twins.tmux(&kept).stdout).unwrap();
+    assert_eq!(env.zp_ok(&kept), t, "the appended buffer");
+    assert!(t.starts_with("head: ") && t.len() > "head: ".len(), "{t:?}");
     twins.both(&["send-keys", "-t", "work:0", "-X", "page-down"]);
     let in_mode = ["display-message", "-p", "-t", "work:0", "#{pane_in_mode}"];
     env.wait_zp(&in_mode, "0\n");

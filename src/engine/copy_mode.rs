@@ -700,44 +700,41 @@ impl CopyMode {
     }
 
     fn cursor_up(&mut self, scroll_only: bool) {
-        let keep = self.keep_column();
-        if self.line_sel == LineSel::LeftRight && self.cursor_line() == self.sely {
-            self.other_end();
-        }
-        if scroll_only || self.cy == 0 {
-            if keep {
-                self.cx = self.lastcx;
-            }
-            self.scroll_down(1);
-        } else {
-            if keep {
-                self.cx = self.lastcx;
-            }
-            self.cy -= 1;
-            self.update_selection(false);
-        }
-        if keep {
-            self.settle_column();
-        }
-        self.settle_line_selection();
+        self.cursor_vertical(true, scroll_only);
     }
 
     fn cursor_down(&mut self, scroll_only: bool) {
+        self.cursor_vertical(false, scroll_only);
+    }
+
+    /// A line up or down (tmux's `window_copy_cursor_up` and `_down`): the cursor keeps its
+    /// column, scrolling the view at its edge (or, `scroll_only`, always); a line
+    /// selection's dragged end crosses over at its other end.
+    fn cursor_vertical(&mut self, up: bool, scroll_only: bool) {
         let keep = self.keep_column();
-        if self.line_sel == LineSel::RightLeft && self.cursor_line() == self.endsely {
+        let (crossing, other) = match up {
+            true => (LineSel::LeftRight, self.sely),
+            false => (LineSel::RightLeft, self.endsely),
+        };
+        if self.line_sel == crossing && self.cursor_line() == other {
             self.other_end();
         }
-        if scroll_only || self.cy == self.sy() - 1 {
-            if keep {
-                self.cx = self.lastcx;
+        if keep {
+            self.cx = self.lastcx;
+        }
+        let edge = if up { 0 } else { self.sy() - 1 };
+        // Scrolling updates the selection only when the view moved, as tmux's.
+        match (scroll_only || self.cy == edge, up) {
+            (true, true) => self.scroll_down(1),
+            (true, false) => self.scroll_up(1),
+            (false, true) => {
+                self.cy -= 1;
+                self.update_selection(false);
             }
-            self.scroll_up(1);
-        } else {
-            if keep {
-                self.cx = self.lastcx;
+            (false, false) => {
+                self.cy += 1;
+                self.update_selection(false);
             }
-            self.cy += 1;
-            self.update_selection(false);
         }
         if keep {
             self.settle_column();
@@ -1224,31 +1221,39 @@ fn in_set(line: &TextLine, x: u32, set: &str) -> bool {
 
 /// A position in a copy that moves as tmux's `grid_reader` moves.
 struct Reader<'a> {
-    term: &'a Terminal,
+    lines: Lines<'a>,
     cx: u32,
     cy: u32,
-    /// The line last read.
-    line: Option<(u32, TextLine)>,
 }
 
-impl<'a> Reader<'a> {
-    fn new(term: &'a Terminal, cx: u32, cy: u32) -> Reader<'a> {
-        Reader {
+/// A copy's lines as text, the last few kept: moves and searches read the same lines over
+/// and over (a word move looks at the line above at each step, a search at the lines its
+/// matches wrap onto).
+struct Lines<'a> {
+    term: &'a Terminal,
+    kept: Vec<(u32, TextLine)>,
+}
+
+impl<'a> Lines<'a> {
+    fn new(term: &'a Terminal) -> Lines<'a> {
+        Lines {
             term,
-            cx,
-            cy,
-            line: None,
+            kept: Vec::new(),
         }
     }
 
     fn line(&mut self, y: u32) -> &TextLine {
-        if self.line.as_ref().is_none_or(|(at, _)| *at != y) {
-            self.line = Some((y, self.term.text_line(y)));
-        }
-        match &self.line {
-            Some((_, line)) => line,
-            None => unreachable!("a line was just read"),
-        }
+        let at = match self.kept.iter().position(|(at, _)| *at == y) {
+            Some(i) => i,
+            None => {
+                if self.kept.len() == 4 {
+                    self.kept.remove(0);
+                }
+                self.kept.push((y, self.term.text_line(y)));
+                self.kept.len() - 1
+            }
+        };
+        &self.kept[at].1
     }
 
     fn last_line(&self) -> u32 {
@@ -1257,6 +1262,28 @@ impl<'a> Reader<'a> {
 
     fn sx(&self) -> u32 {
         self.term.cols()
+    }
+}
+
+impl<'a> Reader<'a> {
+    fn new(term: &'a Terminal, cx: u32, cy: u32) -> Reader<'a> {
+        Reader {
+            lines: Lines::new(term),
+            cx,
+            cy,
+        }
+    }
+
+    fn line(&mut self, y: u32) -> &TextLine {
+        self.lines.line(y)
+    }
+
+    fn last_line(&self) -> u32 {
+        self.lines.last_line()
+    }
+
+    fn sx(&self) -> u32 {
+        self.lines.sx()
     }
 
     fn length(&mut self) -> u32 {

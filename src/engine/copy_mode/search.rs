@@ -15,9 +15,8 @@
 //! match is and the match's number (1 to 255, going round) where one is; any change of the
 //! rows shown marks them again.
 
-use super::{CopyMode, Settings};
+use super::{CopyMode, Lines, Settings};
 use crate::term::width::tmux_width;
-use crate::term::TextLine;
 
 /// What a copy mode remembers of its searches.
 #[derive(Debug, Default)]
@@ -148,31 +147,11 @@ impl Needle {
     }
 }
 
-/// Reads a copy's lines for a search, keeping the last few.
-struct Lines<'a> {
-    mode: &'a CopyMode,
-    kept: Vec<(u32, TextLine)>,
-}
-
 impl Lines<'_> {
-    fn line(&mut self, y: u32) -> &TextLine {
-        let at = match self.kept.iter().position(|(at, _)| *at == y) {
-            Some(i) => i,
-            None => {
-                if self.kept.len() == 4 {
-                    self.kept.remove(0);
-                }
-                self.kept.push((y, self.mode.backing.text_line(y)));
-                self.kept.len() - 1
-            }
-        };
-        &self.kept[at].1
-    }
-
     /// Whether text `cells` match from cell `ax` of line `py` on, going on through lines
     /// that wrap (tmux's `window_copy_search_compare` over a row).
     fn matches_at(&mut self, cells: &[String], fold: bool, ax: u32, py: u32) -> bool {
-        let (sx, last) = (self.mode.sx(), self.mode.backing.line_count() - 1);
+        let (sx, last) = (self.sx(), self.last_line());
         for (bx, want) in cells.iter().enumerate() {
             let (mut px, mut y) = (ax + bx as u32, py);
             while px >= sx && y < last && self.line(y).wrapped {
@@ -225,7 +204,7 @@ impl Lines<'_> {
     /// The text of line `py` from cell `first`, and of the lines it wraps onto, with where
     /// each cell's characters start (tmux's `window_copy_stringify`).
     fn stringify(&mut self, py: u32, first: u32) -> (String, Vec<usize>) {
-        let (sx, last) = (self.mode.sx(), self.mode.backing.line_count() - 1);
+        let (sx, last) = (self.sx(), self.last_line());
         let (mut text, mut starts) = (String::new(), Vec::new());
         let (mut y, mut from) = (py, first);
         loop {
@@ -298,7 +277,7 @@ impl Lines<'_> {
         if !matches!(needle, Needle::Regex(_)) {
             return (x, y);
         }
-        let sx = self.mode.sx();
+        let sx = self.sx();
         let end_of = |x: u32, width: u32, y: u32| ((x + width) % sx, y + (x + width) / sx);
         let old_end = end_of(x, width, y);
         let (mut best, mut at) = ((x, y), (x, y));
@@ -328,10 +307,7 @@ fn cell_at(starts: &[usize], offset: usize) -> u32 {
 
 impl CopyMode {
     fn lines(&self) -> Lines<'_> {
-        Lines {
-            mode: self,
-            kept: Vec::new(),
-        }
+        Lines::new(&self.backing)
     }
 
     /// Runs a `search-` command; false when `name` is not one.
