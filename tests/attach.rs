@@ -864,6 +864,16 @@ impl<'a> Twins<'a> {
         self.env.keys("z", keys);
     }
 
+    /// Bytes as both clients' terminals would send them (mouse reports), in one write each.
+    fn type_raw(&self, bytes: &str) {
+        let hex: Vec<String> = bytes.bytes().map(|b| format!("{b:02x}")).collect();
+        for target in ["t", "z"] {
+            let mut args = vec!["send-keys", "-t", target, "-H"];
+            args.extend(hex.iter().map(String::as_str));
+            assert!(self.env.outer.tmux(&args).status.success());
+        }
+    }
+
     /// Waits until both clients' screens satisfy `f`, then returns them (with escapes).
     fn wait_both(&self, what: &str, f: impl Fn(&str) -> bool) -> (String, String) {
         let outer = &self.env.outer;
@@ -1715,6 +1725,81 @@ fn copy_mode_moves_selects_and_copies_as_tmux_does() {
     assert_eq!(env.zp_ok(&names).lines().next(), t_names.lines().next());
 }
 
+/// A copy given to a command reaches it whole however long it is: the command is written
+/// to as it reads, not only what its pipe takes at once (here about 1.2 MB to a command that
+/// waits a second before reading).
+#[test]
+fn a_long_copy_reaches_its_command_whole() {
+    let env = Env::new("longpipe");
+    env.session("w");
+    env.zp_ok(&["set-option", "-g", "history-limit", "20000"]);
+    let program = "seq -f '%05g ........................................................................' 1 15000; exec cat";
+    env.zp_ok(&["new-window", "-t", "w", program]);
+    env.outer("z", 80, 24, "attach -t w");
+    env.outer
+        .wait_screen("z", "zeropty attached", |s| attached(s, "w"));
+    env.wait_zp_until(&["capture-pane", "-p", "-t", "w"], "all lines", |s| {
+        s.contains("15000 ....")
+    });
+    env.keys("z", &["C-b", "["]);
+    env.outer
+        .wait_screen("z", "copy mode", |s| top_row(s).contains("[0/"));
+    let file = env.dir.join("piped");
+    for command in [
+        "history-top",
+        "begin-selection",
+        "history-bottom",
+        "end-of-line",
+    ] {
+        env.zp_ok(&["send-keys", "-X", "-t", "w", command]);
+    }
+    let pipe = format!("sleep 1; cat > {}", file.display());
+    env.zp_ok(&["send-keys", "-X", "-t", "w", "copy-pipe-and-cancel", &pipe]);
+    let copied = env.zp_ok(&["show-buffer"]);
+    assert!(copied.starts_with("00001 ...."), "{:?}", &copied[..100]);
+    assert!(
+        copied.contains("\n15000 ...."),
+        "the copy ends at the last line"
+    );
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let piped = loop {
+        let piped = std::fs::read_to_string(&file).unwrap_or_default();
+        if piped.len() >= copied.len() || Instant::now() > deadline {
+            break piped;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(piped.len(), copied.len(), "bytes the command got");
+    assert!(
+        piped == copied,
+        "the command got other text than the buffer holds"
+    );
+}
+
+/// Copy mode follows its pane's size as tmux's does: the copy reflows to the new width, the
+/// cursor stays on its character (shown on the top row when that is in the history), and
+/// the selection goes.
+#[test]
+fn copy_mode_follows_the_pane_size_as_tmux_does() {
+    let env = Env::new("copyresize");
+    let program = "for i in $(seq 1 40); do echo \"line $i: the quick brown fox jumps over the lazy dog again\"; done; exec cat";
+    let twins = Twins::start(&env, program, 70, 20);
+    twins.wait_both("the program wrote", |s| s.contains("line 40:"));
+    twins.open_copy_mode("vi");
+    twins.type_one_by_one(&["k", "k", "k", "k", "w", "w", "Space", "j"]);
+    twins.same("a selection before the resize");
+    for (cols, rows) in [(50, 15), (30, 12), (80, 22), (70, 20)] {
+        for target in ["t", "z"] {
+            let (x, y) = (cols.to_string(), rows.to_string());
+            let resize = ["resize-window", "-t", target, "-x", &x, "-y", &y];
+            assert!(env.outer.tmux(&resize).status.success());
+        }
+        twins.same(&format!("copy mode at {cols}x{rows}"));
+    }
+    twins.type_one_by_one(&["k", "k", "w", "Space", "e"]);
+    twins.same("moved and selected after the resizes");
+}
+
 /// Searching in copy mode side by side with tmux: vi's `/` and `?` from the prompt, `n` and
 /// `N`, a search that goes round the end, regular expressions, matches marked in their styles with the count at
 /// the top, the marks kept by vi's moves and cleared by emacs', and emacs' incremental C-s
@@ -1935,19 +2020,9 @@ fn the_mouse_wheel_scrolls_and_clicks_reach_programs_as_in_tmux() {
     let twins = Twins::start(&env, program, 70, 20);
     twins.both(&["set-option", "-g", "mouse", "on"]);
     std::thread::sleep(Duration::from_millis(300));
-    let report = |hex: &[&str]| {
-        for target in ["t", "z"] {
-            let mut args = vec!["send-keys", "-t", target, "-H"];
-            args.extend_from_slice(hex);
-            assert!(env.outer.tmux(&args).status.success());
-        }
-        std::thread::sleep(Duration::from_millis(200));
-    };
-    let sgr = |text: &str| -> Vec<String> { text.bytes().map(|b| format!("{b:02x}")).collect() };
     let send = |text: &str| {
-        let hex = sgr(text);
-        let hex: Vec<&str> = hex.iter().map(String::as_str).collect();
-        report(&hex);
+        twins.type_raw(text);
+        std::thread::sleep(Duration::from_millis(200));
     };
     send("\x1b[<0;3;4M\x1b[<0;3;4m");
     twins.same("a click went to the program");
@@ -1984,6 +2059,74 @@ fn the_mouse_wheel_scrolls_and_clicks_reach_programs_as_in_tmux() {
     let (t, z) = twins.newest_buffers("");
     assert_eq!(z, t, "the drag's copy");
     assert_eq!(t.lines().count(), 4, "{t:?}");
+}
+
+/// Double and triple clicks as tmux 3.3a counts and binds them: presses of one button within
+/// 300 ms are a second click (`SecondClick1Pane`), then a third (`TripleClick1Pane`); a second
+/// that no third follows is a double click once the wait ends (`DoubleClick1Pane`). The
+/// default bindings copy the word or the line clicked; a program that asked for the mouse
+/// gets every press and release, and nothing more for the double click.
+#[test]
+fn double_and_triple_clicks_copy_words_and_lines_as_in_tmux() {
+    let env = Env::new("clicks");
+    let program = "printf 'alpha beta-gamma delta\\nsecond line here\\n'; exec cat";
+    let twins = Twins::start(&env, program, 70, 20);
+    twins.both(&["set-option", "-g", "mouse", "on"]);
+    twins.wait_both("the program wrote", |s| s.contains("second line here"));
+    let click = |x: u32, y: u32, times: usize| {
+        twins.type_raw(&format!("\x1b[<0;{x};{y}M\x1b[<0;{x};{y}m").repeat(times));
+    };
+    let out_of_copy_mode = |what: &str| {
+        twins.wait_both(what, |s| !top_row(s).contains('/'));
+    };
+    click(9, 1, 2);
+    let (t, z) = twins.newest_buffers("");
+    assert_eq!(z, t, "the double click's copy");
+    assert!(t.contains("beta"), "{t:?}");
+    out_of_copy_mode("the double click copied and left copy mode");
+    // After a triple click nothing more is copied when the double click's wait ends.
+    click(3, 2, 3);
+    twins.newest_buffers(&t);
+    out_of_copy_mode("the triple click copied and left copy mode");
+    std::thread::sleep(Duration::from_millis(700));
+    let (t, z) = twins.newest_buffers("");
+    assert_eq!(z, t, "the triple click's copy");
+    assert_eq!(t, "second line here", "{t:?}");
+    twins.same("after the clicks");
+    // The second click has a name of its own.
+    twins.both(&[
+        "bind-key",
+        "-n",
+        "SecondClick1Pane",
+        "set-option",
+        "-g",
+        "@second",
+        "yes",
+    ]);
+    click(3, 1, 2);
+    out_of_copy_mode("the double click's copy after a second click");
+    let second = ["show-options", "-gv", "@second"];
+    env.wait_zp(&second, "yes\n");
+    assert_eq!(
+        String::from_utf8(twins.tmux(&second).stdout).unwrap(),
+        "yes\n"
+    );
+    // A program that asked for the mouse gets the presses and releases alone.
+    twins.both(&["unbind-key", "-n", "SecondClick1Pane"]);
+    let reader = "stty raw -echo; printf '\\033[?1000h\\033[?1006h'; exec cat -v";
+    twins.both(&["respawn-pane", "-k", "-t", "work", reader]);
+    std::thread::sleep(Duration::from_millis(500));
+    click(5, 3, 2);
+    std::thread::sleep(Duration::from_millis(700));
+    click(6, 3, 3);
+    // Rows joined: the reports wrap at the pane's width.
+    let joined = |s: &str| s.lines().collect::<String>();
+    let (t, _) = twins.wait_both("the program saw the clicks", |s| {
+        joined(s).matches("^[[<0;6;3m").count() == 3
+    });
+    twins.same("the program's view of the clicks");
+    assert_eq!(joined(&t).matches("^[[<0;5;3M").count(), 2, "{t}");
+    assert_eq!(joined(&t).matches("^[[<0;6;3M").count(), 3, "{t}");
 }
 
 /// Copy mode's paragraphs, mark and refresh as tmux's: `}` and `{` move by blank lines, `X`

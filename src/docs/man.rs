@@ -820,13 +820,23 @@ const REFERENCE: &[ProseSection] = &[
              backend; use `new-session -T pty` for them. `#{pane_tty}` is empty on the socket \
              backend.",
             "The attached view draws the default status line only (no `status-format` styles), \
-             and its scrollback view (`copy-mode`, `C-b [`) belongs to the client, not to the \
-             pane, and scrolls without a copy cursor (its keys are those of tmux's copy-mode \
-             and copy-mode-vi tables); what the commands keys run print \
+             and its copy mode (`copy-mode`, `C-b [`) belongs to the client, not to the pane: \
+             its moves, selections, copies (to paste buffers, to a command with copy-pipe, to \
+             the terminal's clipboard) and searches are tmux's, over a copy of the pane taken \
+             when it starts and reflowed when the pane is resized, with the keys of tmux's \
+             copy-mode and copy-mode-vi tables; keys sent with send-keys reach the program \
+             meanwhile (tmux gives them to the mode). What the commands keys run print \
              (`C-b ?`, `C-b ~`) shows in its place, as tmux's view mode shows it. Key tables \
              are tmux's: bind-key, \
              unbind-key and list-keys list and change the same bindings, and keys typed on a \
-             client run them as tmux runs them; bindings to the commands below do nothing.",
+             client run them as tmux runs them; bindings to the commands below do nothing. \
+             A binding's commands may wait (run-shell, wait-for); later keys' bindings run \
+             after them, but keys for the pane do not wait (tmux holds those too).",
+            "With the mouse option on, the wheel, presses, releases, drags and double and \
+             triple clicks are tmux's mouse keys (WheelUpPane, MouseDrag1Pane, \
+             DoubleClick1Pane, ...) with tmux's default bindings; a drag held at the edge \
+             scrolls one line per report, and `=` is the window the client shows, not the one \
+             clicked in the status line.",
             "Status-line messages (display-message, errors of the commands key bindings run) \
              show as tmux shows them, but the pane under them keeps drawing (tmux freezes a \
              client's screen while a message shows). show-messages prints the message log, \
@@ -848,7 +858,7 @@ const REFERENCE: &[ProseSection] = &[
             "`default-backend` and `new-session -T` are zeropty's own.",
             "As in tmux, `run-shell` prints nothing on the client's output (its job's output is \
              not kept).",
-            "Choose modes (`choose-buffer`), copy mode and the marked pane are not there.",
+            "Choose modes (`choose-buffer`) and the marked pane are not there.",
             "Programs see ZEROPTY and ZEROPTY_PANE, not TMUX and TMUX_PANE, and sockets live in \
              zeropty-UID, not tmux-UID, so zeropty and tmux run side by side.",
         ],

@@ -49,7 +49,7 @@ use super::copy_mode::{CopyMode, Mark};
 use super::format;
 use super::key_bindings::Binding;
 use super::keys::{self, Key, KeyModes};
-use super::mouse::{MouseAt, MouseEvent};
+use super::mouse::{Clicks, MouseAt, MouseEvent};
 use super::options::Value;
 use super::prompt::Prompt;
 use super::target::Found;
@@ -195,6 +195,8 @@ pub struct Client {
     last_mouse: Option<MouseEvent>,
     /// A mouse drag under way.
     pub(super) drag: Option<Drag>,
+    /// Presses counted into double and triple clicks.
+    clicks: Clicks,
 }
 
 /// A mouse drag: the button bits of its press, and whether it moves a copy-mode selection.
@@ -755,13 +757,31 @@ impl Engine {
 
     /// Resizes a window's pane: output already written is parsed at the old size first, then
     /// the screen reflows and the program is told (a PTY's kernel sends SIGWINCH itself; the
-    /// socket backend's programs get it from here).
-    fn resize_pane(&mut self, si: usize, wi: usize, cols: u32, rows: u32) {
-        let now = self.host.now_ms();
-        let os: &mut dyn super::os::Programs = &mut *self.host;
-        self.sessions[si].windows[wi]
-            .pane
-            .resize(os, now, cols, rows);
+    /// socket backend's programs get it from here). Copy and view modes over the pane follow
+    /// it, as tmux resizes a pane's mode with the pane.
+    pub(super) fn resize_pane(&mut self, si: usize, wi: usize, cols: u32, rows: u32) {
+        let id = self.sessions[si].windows[wi].pane.id;
+        let Some((cols, rows)) = self.with_pane(id, |pane, os, now| {
+            pane.resize(os, now, cols, rows);
+            (pane.term.cols(), pane.term.rows())
+        }) else {
+            return;
+        };
+        let showing: Vec<u64> = self
+            .clients
+            .list
+            .iter()
+            .filter(|c| c.view.is_some() && self.client_pane(c.conn) == Some(id))
+            .map(|c| c.conn)
+            .collect();
+        for conn in showing {
+            if let Some(c) = self.clients.get_mut(conn) {
+                if let Some(view) = c.view.as_mut() {
+                    view.resize(cols, rows);
+                }
+                c.dirty = true;
+            }
+        }
     }
 
     /// Work for every turn of the host's loop: clients whose session ended are detached (or
@@ -801,6 +821,16 @@ impl Engine {
         if super::commands::refresh_shown_names(self) {
             self.clients.touch_all();
         }
+        let awaiting: Vec<u64> = self
+            .clients
+            .list
+            .iter()
+            .filter(|c| c.clicks.deadline().is_some())
+            .map(|c| c.conn)
+            .collect();
+        for conn in awaiting {
+            self.expire_clicks(conn);
+        }
         let now = self.host.now_ms();
         for c in &mut self.clients.list {
             if c.message
@@ -839,6 +869,7 @@ impl Engine {
                     .iter()
                     .filter_map(|c| c.message.as_ref()?.until),
             )
+            .chain(self.clients.list.iter().filter_map(|c| c.clicks.deadline()))
             .chain(std::iter::once(self.clients.next_status))
             .chain(self.shown_name_checks())
             .min()
@@ -1010,6 +1041,9 @@ impl Engine {
     /// up in the key tables; a bound key runs with the event at hand (`send-keys -M`, the
     /// `=` target), an unbound one goes to the pane's program as its mouse mode asks.
     fn mouse_input(&mut self, conn: u64, event: MouseEvent, si: Option<usize>) {
+        // A double click whose wait is over is named before the press that follows it.
+        self.expire_clicks(conn);
+        let now = self.host.now_ms();
         let Some(c) = self.clients.get_mut(conn) else {
             return;
         };
@@ -1018,8 +1052,7 @@ impl Engine {
         if readonly {
             return;
         }
-        let status = self.status_lines(si).min(rows.saturating_sub(1));
-        let on_status = status > 0 && event.y >= rows - status;
+        let on_status = self.on_status_line(si, rows, event);
         let pressed = last.map_or(0, |l| l.b);
         // As tmux's: a drag is named where it starts; while it selects, its reports move the
         // selection; the release that ends it is its own key.
@@ -1043,22 +1076,72 @@ impl Engine {
                 c.drag = None;
                 MouseEvent::drag_name(drag.pressed, on_status, true)
             }
+            _ if event.is_press() => match c.clicks.press(event, now) {
+                Some(what) => event.press_name(what, on_status),
+                // Another button pressed while a click was awaited: tmux drops it.
+                None => return,
+            },
             _ => event.key_name(on_status, pressed),
         };
+        let at = MouseAt {
+            now: event,
+            before: last,
+            ignored: false,
+            client: conn,
+        };
+        self.mouse_key(conn, name, at, si);
+    }
+
+    /// Whether a mouse event on a client `rows` high is on its status line.
+    fn on_status_line(&self, si: Option<usize>, rows: u32, event: MouseEvent) -> bool {
+        let status = self.status_lines(si).min(rows.saturating_sub(1));
+        status > 0 && event.y >= rows - status
+    }
+
+    /// Names the double clicks of clients whose wait for a third click is over, as tmux's
+    /// click timer does.
+    fn expire_clicks(&mut self, conn: u64) {
+        let now = self.host.now_ms();
+        let Some(c) = self.clients.get_mut(conn) else {
+            return;
+        };
+        let Some(event) = c.clicks.expire(now) else {
+            return;
+        };
+        let (readonly, rows, session) = (c.readonly, c.rows, c.session);
+        if readonly {
+            return;
+        }
+        let si = self.session_index(session);
+        let on_status = self.on_status_line(si, rows, event);
+        let at = MouseAt {
+            now: event,
+            before: None,
+            ignored: true,
+            client: conn,
+        };
+        self.mouse_key(conn, event.press_name("DoubleClick", on_status), at, si);
+    }
+
+    /// Runs the binding of a mouse key named `name`, with the event at hand; an event bound
+    /// nowhere (or not named) goes to the pane's program, unless it is a name only.
+    fn mouse_key(&mut self, conn: u64, name: Option<String>, at: MouseAt, si: Option<usize>) {
+        let forward = |e: &mut Self| {
+            if !at.ignored {
+                e.mouse_to_pane(conn, at.now, at.before);
+            }
+        };
         let Some(key) = name.and_then(|n| keys::parse_key(&n)) else {
-            self.mouse_to_pane(conn, event, last);
+            forward(self);
             return;
         };
         match self.key_action(conn, &[], Some(key), false, si) {
             KeyAction::Run(key, binding) => {
-                self.mouse_event = Some(MouseAt {
-                    now: event,
-                    before: last,
-                });
+                self.mouse_event = Some(at);
                 self.run_binding(conn, key, &binding);
                 self.mouse_event = None;
             }
-            KeyAction::Forward => self.mouse_to_pane(conn, event, last),
+            KeyAction::Forward => forward(self),
             KeyAction::Drop => {}
         }
     }
@@ -1277,8 +1360,11 @@ impl Engine {
     }
 
     /// Runs commands as a key binding of this client would: errors show on its status line,
-    /// output in place of its pane.
+    /// output in place of its pane; while commands it ran before wait, these wait after them.
     pub(super) fn run_for_client(&mut self, conn: u64, cmds: Vec<Vec<String>>) {
+        if self.waits.queue_after_waiting(conn, &cmds) {
+            return;
+        }
         let mut env = std::collections::BTreeMap::new();
         if let Some(pane) = self.client_pane(conn) {
             env.insert("ZEROPTY_PANE".to_string(), format!("%{pane}"));
@@ -1297,14 +1383,20 @@ impl Engine {
             stdin: None,
             pid: self.clients.get(conn).map_or(0, |c| c.pid),
         };
-        // What the commands print shows in place of the pane, as tmux's view mode shows it.
-        if let Some(reply) = self.run_commands_as(&req, cmds, false) {
-            if !reply.out.is_empty() {
-                self.show_output(conn, &reply.out);
-            }
+        match self.run_commands_as(&req, cmds, false) {
+            Some(reply) => self.client_run_ended(conn, &reply),
+            // They wait (for a job, a channel) and go on later.
+            None => self.waits.mark_attached(conn, self.binding_key),
         }
-        self.forget_waiting(conn);
         self.clients.touch_all();
+    }
+
+    /// Commands a client ran ended: what they printed shows in place of the pane, as tmux's
+    /// view mode shows it (their errors showed on the status line as they came).
+    pub(super) fn client_run_ended(&mut self, conn: u64, reply: &super::Reply) {
+        if !reply.out.is_empty() {
+            self.show_output(conn, &reply.out);
+        }
     }
 
     // ---- drawing ----
@@ -1740,6 +1832,7 @@ fn new_client(
         pasting: false,
         passthrough: Vec::new(),
         last_mouse: None,
+        clicks: Clicks::default(),
         drag: None,
     }
 }

@@ -242,6 +242,12 @@ impl Engine {
             let Some(mode) = c.view.as_mut() else {
                 continue;
             };
+            // As tmux's: a mouse binding's commands act where the mouse is.
+            if let Some(at) = self.mouse_event.filter(|at| at.client == conn) {
+                if !at.now.is_wheel() {
+                    mode.move_mouse(at.now.x, at.now.y);
+                }
+            }
             let outcome = mode.command(command, count, &set);
             if let Some(search) = mode.last_search() {
                 self.pane_searches.insert(pane, search);
@@ -336,15 +342,12 @@ impl Engine {
     }
 
     /// Starts `command` with `/bin/sh -c` in the client's session's directory and writes
-    /// `text` to its input, then closes it.
+    /// `text` to its input (all of it, as the command reads), then closes it.
     fn pipe_to_command(&mut self, conn: u64, command: &str, text: &[u8]) {
         let place = self.client_place(conn);
         let env = super::commands::job_environment(self, place.map(|f| f.session), false);
         let cwd = place.map_or_else(|| "/".to_string(), |f| self.sessions[f.session].cwd.clone());
-        if let Ok(id) = self.host.spawn_pipe(command, &cwd, &env, true, false) {
-            let _ = self.host.pipe_write(id, text);
-            self.host.close_pipe(id);
-        }
+        self.feed_command(command, &cwd, &env, text);
     }
 }
 

@@ -3,7 +3,8 @@
 //! lines of output shown in a pane's place.
 //!
 //! A [`CopyMode`] owns its copy of the terminal (tmux's backing screen), taken when the mode
-//! starts, so the program's new output does not move what is shown; the view is `oy` lines
+//! starts, so the program's new output does not move what is shown (a resize of the pane
+//! reflows it, as tmux's `window_copy_resize` does); the view is `oy` lines
 //! above the copy's bottom and the cursor is at `cx`,`cy` of the rows shown. Commands are
 //! tmux's `send-keys -X` names with its arguments ([`CopyMode::command`]); those that copy
 //! return what they copied for the host to store in a paste buffer or give to a command.
@@ -569,7 +570,34 @@ impl CopyMode {
         self.refresh_marks_everywhere();
     }
 
+    /// The pane is now `cols` by `rows` (tmux's `window_copy_resize`): the copy is reflowed to
+    /// it, the cursor stays on its character, shown at the top when it is in the history;
+    /// the selection and marks go and a search's matches are marked again.
+    pub fn resize(&mut self, cols: u32, rows: u32) {
+        if (cols, rows) == (self.sx(), self.sy()) {
+            return;
+        }
+        let line = self.hsize() + self.cy - self.oy;
+        let (cx, line) = self.backing.resize_copy(cols, rows, self.cx, line);
+        self.cx = cx;
+        let hsize = self.hsize();
+        (self.cy, self.oy) = match line.checked_sub(hsize) {
+            Some(cy) => (cy.min(self.sy() - 1), 0),
+            None => (0, hsize - line),
+        };
+        self.clear_selection();
+        self.refresh_marks_everywhere();
+    }
+
     // ---- mouse drags ----
+
+    /// A mouse binding's command runs with the mouse at cell `x`,`y` of the rows shown: the
+    /// cursor goes there first (tmux's `window_copy_move_mouse`).
+    pub fn move_mouse(&mut self, x: u32, y: u32) {
+        if x < self.sx() && y < self.sy() {
+            (self.cx, self.cy) = (x, y);
+        }
+    }
 
     /// A mouse drag starts at cell `x`,`y` of the rows shown (tmux's
     /// `window_copy_start_drag`): a selection of characters from there, or the word or line
@@ -1584,6 +1612,28 @@ mod tests {
             last = m.command(&args, 1, &set);
         }
         last
+    }
+
+    #[test]
+    fn a_resize_reflows_the_copy_and_keeps_the_cursor_on_its_character() {
+        // Four rows of 20 columns: the second line wraps onto the third.
+        let mut m = mode_over("one\r\n0123456789abcdefghijKLM\r\nend", true);
+        (m.cx, m.cy) = (1, 2);
+        let on_l = |m: &CopyMode| Lines::new(&m.backing).line(m.cursor_line()).cell(m.cx) == "L";
+        assert!(on_l(&m));
+        run(&mut m, &["begin-selection"], true);
+        assert!(m.shown_selection().is_some());
+        // Ten columns: the long line takes three rows, `one` goes into the history, and the
+        // selection goes.
+        m.resize(10, 4);
+        assert!(on_l(&m));
+        assert_eq!((m.cx, m.cy, m.oy, m.hsize()), (1, 2, 0, 1));
+        assert!(m.shown_selection().is_none());
+        // Forty by two: one row holds the line again; the rows that go are pushed into the
+        // history, blank or not, and the cursor's line is shown at the top.
+        m.resize(40, 2);
+        assert!(on_l(&m));
+        assert_eq!((m.cx, m.cy, m.oy, m.hsize()), (21, 0, 1, 2));
     }
 
     #[test]

@@ -190,9 +190,12 @@ pub struct Engine {
     /// The answers typed at prompts, per prompt type (`show-prompt-history`).
     pub prompt_history: prompt::PromptHistory,
     /// The key whose binding's commands are running, for the message log.
-    binding_key: Option<keys::Key>,
+    pub(super) binding_key: Option<keys::Key>,
     /// The mouse event whose binding is running (`send-keys -M`, the `=` target).
     mouse_event: Option<mouse::MouseAt>,
+    /// Commands given text on their standard input (`copy-pipe`) that their pipe has not
+    /// taken all of yet.
+    feeds: Vec<pipe::PanePipe>,
     /// Each pane's last copy-mode search, and whether it was a regular expression
     /// (`#{pane_search_string}`; a new copy mode's `n` repeats it upwards, as tmux's).
     pane_searches: HashMap<u32, (String, bool)>,
@@ -264,6 +267,7 @@ impl Engine {
             prompt_history: prompt::PromptHistory::default(),
             binding_key: None,
             mouse_event: None,
+            feeds: Vec::new(),
             pane_searches: HashMap::new(),
             key_tables: key_bindings::KeyTables::default(),
             waits: wait::Waits::default(),
@@ -351,6 +355,7 @@ impl Engine {
             err: Vec::new(),
             config,
             exit_code: None,
+            attached: None,
         };
         let run = if config {
             run

@@ -10,8 +10,11 @@
 //!
 //! A drag is named once, where its button went down (`MouseDrag1Pane`); when its binding
 //! starts a selection in copy mode (`copy-mode -M`, `begin-selection`), the reports that
-//! follow move the selection's end, and the release is `MouseDragEnd1Pane`. Double and
-//! triple clicks are not told apart (a second click is another press).
+//! follow move the selection's end, and the release is `MouseDragEnd1Pane`. Presses of one
+//! button within [`CLICK_TIMEOUT_MS`] of each other are counted as tmux counts them
+//! ([`Clicks`]): the second is `SecondClick1Pane`, a third `TripleClick1Pane`, and a second
+//! that no third follows is also `DoubleClick1Pane` once the wait ends; that key is only a
+//! name, never passed to a program.
 //!
 //! This module is pure.
 
@@ -35,6 +38,64 @@ pub struct MouseEvent {
 pub struct MouseAt {
     pub now: MouseEvent,
     pub before: Option<MouseEvent>,
+    /// The event is a name only (a double click, named after its presses were): `send-keys
+    /// -M` passes nothing on, as tmux's `ignore`.
+    pub ignored: bool,
+    /// The client whose terminal reported it.
+    pub client: u64,
+}
+
+/// How long a press waits for the next one of a double or triple click (tmux's
+/// `KEYC_CLICK_TIMEOUT`).
+pub const CLICK_TIMEOUT_MS: u64 = 300;
+
+/// Presses counted into double and triple clicks, as tmux 3.3a's `server_client_check_mouse`
+/// and its click timer count them: every press starts a wait of [`CLICK_TIMEOUT_MS`]; a press
+/// of the same button (with the same modifiers) within it is the second click, and one more
+/// within the next wait the third. A press of another button while a click is awaited is
+/// dropped, and the count starts again after it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Clicks {
+    /// The last press and when the wait it started ends (monotonic ms).
+    last: Option<(MouseEvent, u64)>,
+    /// Clicks counted towards the one awaited: 1 awaits a second, 2 a third, 0 none.
+    count: u8,
+}
+
+impl Clicks {
+    /// A button press at `now`: the name of what it is (`MouseDown`, `SecondClick`,
+    /// `TripleClick`), or `None` when tmux drops it. Call [`Clicks::expire`] first.
+    pub fn press(&mut self, event: MouseEvent, now: u64) -> Option<&'static str> {
+        let same = self.last.is_some_and(|(last, _)| last.b == event.b);
+        let what = match (self.count, same) {
+            (0, _) => Some("MouseDown"),
+            (1, true) => Some("SecondClick"),
+            (2, true) => {
+                *self = Clicks::default();
+                return Some("TripleClick");
+            }
+            _ => None,
+        };
+        self.count = if what.is_some() { self.count + 1 } else { 0 };
+        self.last = Some((event, now + CLICK_TIMEOUT_MS));
+        what
+    }
+
+    /// When the wait for the next click ends, while one is awaited.
+    pub fn deadline(&self) -> Option<u64> {
+        self.last.filter(|_| self.count > 0).map(|(_, until)| until)
+    }
+
+    /// Ends a wait that is over at `now`: the second press of a double click that no third
+    /// followed, which tmux names `DoubleClick` then.
+    pub fn expire(&mut self, now: u64) -> Option<MouseEvent> {
+        let (event, until) = self.last?;
+        if now < until {
+            return None;
+        }
+        let count = std::mem::take(self).count;
+        (count == 2).then_some(event)
+    }
 }
 
 const BUTTONS: u32 = 195;
@@ -99,9 +160,24 @@ impl MouseEvent {
         } else if self.is_release() {
             (format!("MouseUp{}", button(last_pressed)?), last_pressed)
         } else {
-            (format!("MouseDown{}", button(self.b)?), self.b)
+            return self.press_name("MouseDown", on_status);
         };
         Some(named(&what, b | self.b, on_status))
+    }
+
+    /// Whether the event is a button's press (not a release, a drag or the wheel).
+    pub fn is_press(&self) -> bool {
+        !self.is_drag() && !self.is_wheel() && !self.is_release()
+    }
+
+    /// The name of a press counted as `what` ([`Clicks::press`], or `DoubleClick`), or `None`
+    /// for a button zeropty does not name.
+    pub fn press_name(&self, what: &str, on_status: bool) -> Option<String> {
+        Some(named(
+            &format!("{what}{}", button(self.b)?),
+            self.b,
+            on_status,
+        ))
     }
 
     /// The name of a drag of the button in `pressed` (its first report, or with `end` its
@@ -234,5 +310,44 @@ mod tests {
         let drag = MouseEvent::parse(b"\x1b[<32;3;4M").expect("drag");
         assert_eq!(drag.for_program(mode::MOUSE_STANDARD, None), None);
         assert!(drag.for_program(mode::MOUSE_BUTTON, None).is_some());
+    }
+
+    #[test]
+    fn presses_count_into_double_and_triple_clicks_as_tmuxs() {
+        let left = MouseEvent::parse(b"\x1b[<0;3;4M").expect("left");
+        let right = MouseEvent::parse(b"\x1b[<2;3;4M").expect("right");
+        let mut clicks = Clicks::default();
+        assert_eq!(clicks.press(left, 0), Some("MouseDown"));
+        assert_eq!(clicks.deadline(), Some(CLICK_TIMEOUT_MS));
+        assert_eq!(clicks.press(left, 100), Some("SecondClick"));
+        assert_eq!(
+            clicks.expire(399),
+            None,
+            "the wait runs from the second press"
+        );
+        assert_eq!(clicks.press(left, 399), Some("TripleClick"));
+        assert_eq!(clicks.deadline(), None, "a triple click awaits nothing");
+        assert_eq!(clicks.press(left, 400), Some("MouseDown"));
+
+        // A second click that no third follows is a double click when the wait ends.
+        let mut clicks = Clicks::default();
+        clicks.press(left, 0);
+        clicks.press(left, 250);
+        assert_eq!(clicks.expire(549), None);
+        assert_eq!(clicks.expire(550), Some(left));
+        assert_eq!(clicks.deadline(), None);
+        assert_eq!(clicks.press(left, 560), Some("MouseDown"));
+
+        // A single click's wait ends with nothing; another button while waiting is dropped.
+        let mut clicks = Clicks::default();
+        clicks.press(left, 0);
+        assert_eq!(clicks.expire(300), None);
+        assert_eq!(clicks.press(left, 310), Some("MouseDown"));
+        assert_eq!(clicks.press(right, 320), None);
+        assert_eq!(clicks.press(right, 330), Some("MouseDown"));
+        assert_eq!(
+            right.press_name("DoubleClick", true).as_deref(),
+            Some("DoubleClick3Status")
+        );
     }
 }

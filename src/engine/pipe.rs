@@ -15,8 +15,13 @@
 //!   [`PIPE_INPUT_LIMIT`] bytes; above that the pipe is not read (nothing is lost: the command
 //!   waits) until the program has taken its input.
 //!
+//! A feed is the same pipe in one direction with a fixed text (`copy-pipe`'s selection): the
+//! text is written as the command takes it, however long it is, and the pipe closes once it
+//! is all written or the command has gone.
+//!
 //! Invariant: a pane's pipe is registered with the host from `open_pipe` until `close_pipe`,
-//! and belongs to exactly one pane.
+//! and belongs to exactly one pane; a feed's from `feed_command` until its text is written or
+//! its command has gone.
 
 use super::os::{IoEvent, PipeId, Programs};
 use super::pane::Pane;
@@ -214,6 +219,39 @@ impl Engine {
         Ok(())
     }
 
+    /// Starts `command` with `text` on its standard input; what its pipe does not take at once
+    /// is written as it can take more.
+    pub fn feed_command(
+        &mut self,
+        command: &str,
+        cwd: &str,
+        env: &[(String, String)],
+        text: &[u8],
+    ) {
+        let Ok(id) = self.host.spawn_pipe(command, cwd, env, true, false) else {
+            return;
+        };
+        let mut feed = PanePipe::new(id, true, false);
+        feed.pending = text.to_vec();
+        self.feeds.push(feed);
+        self.pipe_event(id, IoEvent::Writable);
+    }
+
+    /// Writes what a feed's command takes; the feed ends once its text is all written or its
+    /// command has gone (readiness to read is only ever its end: it writes nowhere here).
+    fn feed_event(&mut self, index: usize, event: IoEvent) {
+        let feed = &mut self.feeds[index];
+        let done = match event {
+            IoEvent::Writable => !feed.flush(&mut *self.host) || feed.queued() == 0,
+            IoEvent::Readable => true,
+            IoEvent::Exited => false,
+        };
+        if done {
+            let feed = self.feeds.swap_remove(index);
+            self.host.close_pipe(feed.id);
+        }
+    }
+
     /// Closes a pane's pipe; returns whether it had one.
     pub fn close_pane_pipe(&mut self, pane_id: u32) -> bool {
         self.with_pane(pane_id, |pane, os, _| pane.close_pipe(os))
@@ -228,7 +266,10 @@ impl Engine {
             .find(|p| p.pipe.as_ref().is_some_and(|x| x.id == id))
             .map(|p| p.id);
         let Some(pane_id) = owner else {
-            self.host.close_pipe(id);
+            match self.feeds.iter().position(|f| f.id == id) {
+                Some(index) => self.feed_event(index, event),
+                None => self.host.close_pipe(id),
+            }
             return;
         };
         self.with_pane(pane_id, |pane, os, _| match event {

@@ -1604,3 +1604,44 @@ fn keys_after_a_binding_that_ends_the_session_are_read_where_the_client_is() {
     ];
     assert_eq!(ok(&mut e, &table), "a prefix\n");
 }
+
+/// A key binding that waits for a job goes on when the job ends, with no reply to its
+/// client; bindings of keys typed meanwhile run after it, in turn, as in tmux's client queue.
+#[test]
+fn a_binding_that_waits_for_a_job_goes_on_and_holds_later_bindings() {
+    let (mut e, world) = attached_engine();
+    ok(
+        &mut e,
+        &[
+            "bind-key",
+            "-n",
+            "F5",
+            "set -g @x one ; run-shell -d 0.3 ; set -g @x two ; display-message -p done",
+        ],
+    );
+    ok(&mut e, &["bind-key", "-n", "F6", "set -g @x three"]);
+    let x = |e: &mut Engine| ok(e, &["show-options", "-gv", "@x"]);
+    e.client_input(7, b"\x1b[15~");
+    assert_eq!(x(&mut e), "one\n");
+    assert_eq!(
+        world.borrow().jobs.last().map(|j| j.0.as_str()),
+        Some("sleep 0.3")
+    );
+    e.client_input(7, b"\x1b[17~");
+    assert_eq!(x(&mut e), "one\n", "F6's binding waits for F5's");
+    job_ends(&mut e, &world, 0);
+    e.clients_tick();
+    assert_eq!(x(&mut e), "three\n", "F5's binding went on, then F6's ran");
+    assert!(
+        e.take_finished().is_empty(),
+        "nothing goes back to the client as a reply"
+    );
+    world.borrow_mut().now += super::attach::FRAME_INTERVAL_MS;
+    let frame = String::from_utf8(e.client_frame(7).unwrap_or_default()).unwrap();
+    assert!(
+        frame.contains("done"),
+        "what F5's binding printed shows: {frame:?}"
+    );
+    let log = ok(&mut e, &["show-messages"]);
+    assert!(log.contains("key F5: set-option -g @x two"), "{log}");
+}

@@ -13,7 +13,10 @@
 //! is forgotten once it is unlocked, has no waiters and its wake-up was used.
 //!
 //! The first client's request waits, as in tmux, while the configuration file waits for a job
-//! ([`Engine::hold_for_config`]).
+//! ([`Engine::hold_for_config`]). Commands an attached client runs (a key's binding, a
+//! prompt's answer) wait the same way (for `run-shell`'s job, a channel), and those of keys
+//! typed meanwhile run after them, as tmux's client queue runs them; what they printed shows
+//! in place of the pane.
 //!
 //! Invariant: a client id is in at most one queue (a client waits for one command at a time).
 
@@ -32,6 +35,10 @@ pub struct Suspended {
     pub config: bool,
     /// The exit status a command before the wait gave the client (`run-shell`).
     pub exit_code: Option<i32>,
+    /// Commands an attached client runs itself (a key's binding, with its key; a prompt's
+    /// answer): what they print shows in place of the pane when they end, instead of going
+    /// back as a reply.
+    pub attached: Option<Option<super::keys::Key>>,
 }
 
 /// Channels, the requests suspended on them and replies ready for their clients.
@@ -54,6 +61,26 @@ impl Waits {
     /// Whether a client has a request waiting.
     pub fn is_waiting(&self, client: u64) -> bool {
         self.suspended.contains_key(&client)
+    }
+
+    /// Marks the commands an attached client waits on as its own (a key's binding, with
+    /// its key, or a prompt's answer).
+    pub fn mark_attached(&mut self, client: u64, key: Option<super::keys::Key>) {
+        if let Some(run) = self.suspended.get_mut(&client) {
+            run.attached = Some(key);
+        }
+    }
+
+    /// Queues commands an attached client runs after those it waits on, as tmux's client
+    /// command queue runs them in turn; false when it waits on none.
+    pub fn queue_after_waiting(&mut self, client: u64, cmds: &[Vec<String>]) -> bool {
+        match self.suspended.get_mut(&client) {
+            Some(run) if run.attached.is_some() => {
+                run.cmds.extend_from_slice(cmds);
+                true
+            }
+            _ => false,
+        }
     }
 
     /// What `waiter`'s request waited for (a job, a prompt's answer) has come: `next`
@@ -112,7 +139,12 @@ impl Engine {
             let Some(run) = self.waits.suspended.remove(&client) else {
                 continue;
             };
-            match self.run_commands(run) {
+            let attached = run.attached;
+            self.binding_key = attached.flatten();
+            let reply = self.run_commands(run);
+            self.binding_key = None;
+            match reply {
+                Some(reply) if attached.is_some() => self.client_run_ended(client, &reply),
                 Some(reply) if client == super::jobs::CONFIG_CLIENT => {
                     self.config_errors.extend_from_slice(&reply.err);
                     if let Some(held) = self.waits.held_for_config.take() {

@@ -119,6 +119,23 @@ impl Terminal {
         self.screen.end_write();
     }
 
+    /// Resizes a copy of a pane's terminal as tmux resizes copy mode's (see
+    /// [`Screen::resize_copy`]), width first and then height as [`Terminal::resize`] does,
+    /// following the point `x`,`line` (a line counted from the oldest in the history); returns
+    /// where it is now.
+    pub fn resize_copy(&mut self, cols: u32, rows: u32, x: u32, line: u32) -> (u32, u32) {
+        let _mark = ScreenData::mark();
+        if !self.make_hot() {
+            return (x, line);
+        }
+        let old_rows = self.screen.sy();
+        let (x, line) = self.screen.resize_copy(cols, old_rows, x, line);
+        let at = self.screen.resize_copy(cols, rows, x, line);
+        self.screen.grid.mark_history_unpacked();
+        self.screen.end_write();
+        at
+    }
+
     /// Whether the program left a string sequence (OSC, DCS, APC...) unterminated; the host
     /// calls [`Terminal::abandon_string`] once that has lasted [`STRING_TIMEOUT_MS`].
     pub fn in_string(&self) -> bool {

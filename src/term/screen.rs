@@ -1006,6 +1006,28 @@ impl Screen {
     /// Resizes, reflowing wrapped lines when `reflow` (tmux reflows unless the alternate
     /// screen is on).
     pub fn resize(&mut self, sx: u32, sy: u32, reflow: bool) {
+        self.resize_with(sx, sy, reflow, true);
+    }
+
+    /// Resizes a copy of a screen as tmux resizes copy mode's (`window_copy_resize`): wrapped
+    /// lines reflowed, rows that go pushed into the history even when blank, and the point
+    /// `x`,`line` (a line counted from the oldest in the history) followed through the reflow
+    /// instead of the cursor. Returns where that point is now.
+    pub fn resize_copy(&mut self, sx: u32, sy: u32, x: u32, line: u32) -> (u32, u32) {
+        self.grid.thaw_history();
+        let reflow = sx.clamp(1, u16::MAX as u32) != self.sx();
+        let wrapped = reflow.then(|| self.grid.wrap_position(x, line));
+        self.resize_with(sx, sy, true, false);
+        match wrapped {
+            Some((wx, wy)) => self.grid.unwrap_position(wx, wy),
+            None => (x, line),
+        }
+    }
+
+    /// tmux's `screen_resize_cursor`: a pane's screen (`for_pane`) first deletes blank rows
+    /// below the cursor when it shrinks and keeps the cursor on its character through a
+    /// reflow; a copy pushes every row into the history and leaves the cursor at the top left.
+    fn resize_with(&mut self, sx: u32, sy: u32, reflow: bool, for_pane: bool) {
         // Lines move in and out of history and are rewrapped: all of them are needed as rows.
         self.grid.thaw_history();
         let (sx, sy) = (sx.clamp(1, u16::MAX as u32), sy.max(1));
@@ -1019,12 +1041,15 @@ impl Screen {
             reflow = false;
         }
         if sy != self.sy() {
-            self.resize_y(sy, &mut cy);
+            self.resize_y(sy, &mut cy, for_pane);
         }
-        if reflow {
+        if reflow && for_pane {
             let (wx, wy) = self.grid.wrap_position(cx, cy);
             self.grid.reflow(sx);
             (cx, cy) = self.grid.unwrap_position(wx, wy);
+        } else if reflow {
+            self.grid.reflow(sx);
+            (cx, cy) = (0, self.grid.hsize);
         }
         if cy >= self.grid.hsize {
             self.cx = cx;
@@ -1035,7 +1060,7 @@ impl Screen {
         }
     }
 
-    fn resize_y(&mut self, sy: u32, cy: &mut u32) {
+    fn resize_y(&mut self, sy: u32, cy: &mut u32, eat_empty: bool) {
         let oldy = self.sy();
         let g = &mut self.grid;
         if sy < oldy {
@@ -1043,7 +1068,7 @@ impl Screen {
             // A cursor restored from a taller screen may be below the last line; tmux's
             // unsigned subtraction then makes every line below it available.
             let available = (oldy - 1).wrapping_sub(self.cy);
-            if available > 0 {
+            if eat_empty && available > 0 {
                 let available = available.min(needed);
                 g.view_delete_lines(oldy - available, available, 0);
                 needed -= available;

@@ -132,12 +132,11 @@ pub(super) fn base_index(e: &Engine, si: usize) -> u32 {
 }
 
 /// Resizes a window (its pane): the screen reflows, the program learns the size and gets
-/// SIGWINCH. Sizes are clamped to tmux's 1..=10000.
+/// SIGWINCH, copy modes over it follow. Sizes are clamped to tmux's 1..=10000.
 pub(super) fn resize_to(e: &mut Engine, f: Found, cols: u32, rows: u32) {
     let cols = cols.clamp(1, WINDOW_MAXIMUM);
     let rows = rows.clamp(1, WINDOW_MAXIMUM);
-    let pane_id = e.sessions[f.session].windows[f.window].pane.id;
-    e.with_pane(pane_id, |pane, os, now| pane.resize(os, now, cols, rows));
+    e.resize_pane(f.session, f.window, cols, rows);
 }
 
 /// tmux's strtonum for a count (`adjustment`): 1..=INT_MAX, with its error words.
