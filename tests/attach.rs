@@ -2061,6 +2061,72 @@ fn the_mouse_wheel_scrolls_and_clicks_reach_programs_as_in_tmux() {
     assert_eq!(t.lines().count(), 4, "{t:?}");
 }
 
+/// Mouse keys over the status line as tmux's default status line's ranges tell them apart: a
+/// window's name is `MouseDown1Status` and the window under it the `=` target (so a click
+/// selects it), the wheel there goes through the windows, and the left part, the right part
+/// and the rest (the gap before the right part) are keys of their own.
+#[test]
+fn clicks_on_the_status_line_choose_windows_as_in_tmux() {
+    let env = Env::new("statusclick");
+    let twins = Twins::start(&env, "exec cat", 70, 20);
+    twins.both(&["set-option", "-g", "mouse", "on"]);
+    twins.both(&["set-option", "-g", "status-right", "RIGHT"]);
+    for name in ["second", "third"] {
+        twins.both(&["new-window", "-t", "work", "-n", name, "exec cat"]);
+    }
+    for (place, word) in [("Left", "left"), ("Right", "right"), ("Default", "default")] {
+        let key = format!("MouseDown1Status{place}");
+        twins.both(&["bind-key", "-n", &key, "set-option", "-g", "@where", word]);
+    }
+    twins.wait_both("three windows", |s| last_line(s).contains("2:third*"));
+    let (t, z) = (env.outer.screen("t", false), env.outer.screen("z", false));
+    assert_eq!(last_line(&z), last_line(&t), "the status lines");
+    let status = last_line(&t).to_string();
+    let column = |text: &str| status.find(text).expect(text) as u32 + 1;
+    let click = |x: u32| {
+        twins.type_raw(&format!("\x1b[<0;{x};20M\x1b[<0;{x};20m"));
+        // Past the wait for a second click, so the next click is a first one.
+        std::thread::sleep(Duration::from_millis(400));
+    };
+    let current = || {
+        let args = [
+            "display-message",
+            "-p",
+            "-t",
+            "work",
+            "#{window_index} #{@where}",
+        ];
+        let t = String::from_utf8(twins.tmux(&args).stdout).unwrap();
+        (t, env.zp_ok(&args))
+    };
+    let expect = |what: &str, want: &str| {
+        let (t, z) = current();
+        assert_eq!((t.trim(), z.trim()), (want, want), "{what}");
+    };
+    click(column("1:second") + 2);
+    expect("a click on a window's name", "1");
+    twins.type_raw("\x1b[<64;10;20M");
+    std::thread::sleep(Duration::from_millis(300));
+    expect("the wheel up over the status line", "0");
+    twins.type_raw("\x1b[<65;10;20M");
+    std::thread::sleep(Duration::from_millis(300));
+    expect("the wheel down over the status line", "1");
+    click(2);
+    expect("a click on the left part", "1 left");
+    // tmux's ranges end a cell past their text, so the separator after a window's name is
+    // that window's (the last name's range stops at the end of the list).
+    click(column("1:second") - 1);
+    expect("a click on the separator after the first window", "0 left");
+    click(68);
+    expect("a click on the right part", "0 right");
+    click(column("2:third") + 8);
+    expect("a click just past the list", "0 default");
+    click(column("2:third"));
+    expect("a click on the last window's name", "2 default");
+    click(column("0:"));
+    expect("a click on the first cell after the left part", "0 default");
+}
+
 /// Double and triple clicks as tmux 3.3a counts and binds them: presses of one button within
 /// 300 ms are a second click (`SecondClick1Pane`), then a third (`TripleClick1Pane`); a second
 /// that no third follows is a double click once the wait ends (`DoubleClick1Pane`). The

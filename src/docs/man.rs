@@ -577,8 +577,10 @@ const TARGETS: &[ProseSection] = &[(
          `list-clients` shows it. Without one, a command uses the client it came from, else the \
          most recently active client of the current session.",
         "A word with none of these marks is tried as the kind of object the command wants, \
-         then as a window and as a session. The mouse target (`=` or `{mouse}`) and the marked \
-         pane (`~` or `{marked}`) are never set here. Failures are reported as tmux reports \
+         then as a window and as a session. The mouse target (`=` or `{mouse}`) is the window \
+         under the mouse while a mouse binding runs (the one whose name in the status line was \
+         clicked, or the client's for a pane); the marked pane (`~` or `{marked}`) is never \
+         set here. Failures are reported as tmux reports \
          them: `can't find session: NAME`, `can't find window: NAME`, `can't find pane: NAME`, \
          `no current target`.",
     ],
@@ -834,9 +836,9 @@ const REFERENCE: &[ProseSection] = &[
              after them, but keys for the pane do not wait (tmux holds those too).",
             "With the mouse option on, the wheel, presses, releases, drags and double and \
              triple clicks are tmux's mouse keys (WheelUpPane, MouseDrag1Pane, \
-             DoubleClick1Pane, ...) with tmux's default bindings; a drag held at the edge \
-             scrolls one line per report, and `=` is the window the client shows, not the one \
-             clicked in the status line.",
+             DoubleClick1Pane, MouseDown1Status over a window's name in the status line, \
+             ...) with tmux's default bindings; a drag held at the edge scrolls one line per \
+             report.",
             "Status-line messages (display-message, errors of the commands key bindings run) \
              show as tmux shows them, but the pane under them keeps drawing (tmux freezes a \
              client's screen while a message shows). show-messages prints the message log, \

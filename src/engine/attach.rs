@@ -49,7 +49,7 @@ use super::copy_mode::{CopyMode, Mark};
 use super::format;
 use super::key_bindings::Binding;
 use super::keys::{self, Key, KeyModes};
-use super::mouse::{Clicks, MouseAt, MouseEvent};
+use super::mouse::{Clicks, MouseAt, MouseEvent, Place};
 use super::options::Value;
 use super::prompt::Prompt;
 use super::target::Found;
@@ -566,6 +566,21 @@ impl Engine {
     }
 
     /// Where a client is: its session's current window.
+    /// The `=` target while a mouse binding of the client runs: the window whose name in the
+    /// status line was clicked, else the one the client shows.
+    pub fn mouse_target(&self, conn: u64) -> Option<Found> {
+        let place = self.client_place(conn)?;
+        let clicked = self
+            .mouse_event
+            .filter(|at| at.client == conn)
+            .and_then(|at| at.window)
+            .filter(|&wi| wi < self.sessions[place.session].windows.len());
+        Some(Found {
+            window: clicked.unwrap_or(place.window),
+            ..place
+        })
+    }
+
     pub fn client_place(&self, conn: u64) -> Option<Found> {
         let si = self.session_index(self.clients.get(conn)?.session)?;
         Some(Found {
@@ -1048,11 +1063,13 @@ impl Engine {
             return;
         };
         let last = c.last_mouse.replace(event);
-        let (readonly, rows) = (c.readonly, c.rows);
-        if readonly {
+        if c.readonly {
             return;
         }
-        let on_status = self.on_status_line(si, rows, event);
+        let Some(c) = self.clients.get(conn) else {
+            return;
+        };
+        let (place, window) = self.mouse_place(si, c, event);
         let pressed = last.map_or(0, |l| l.b);
         // As tmux's: a drag is named where it starts; while it selects, its reports move the
         // selection; the release that ends it is its own key.
@@ -1064,38 +1081,33 @@ impl Engine {
                 self.drag_to(conn, event.x, event.y);
                 return;
             }
-            Some(drag) if event.is_drag() => MouseEvent::drag_name(drag.pressed, on_status, false),
+            Some(drag) if event.is_drag() => MouseEvent::drag_name(drag.pressed, place, false),
             None if event.is_drag() => {
                 c.drag = Some(Drag {
                     pressed,
                     selecting: false,
                 });
-                MouseEvent::drag_name(pressed, on_status, false)
+                MouseEvent::drag_name(pressed, place, false)
             }
             Some(drag) if !event.is_wheel() => {
                 c.drag = None;
-                MouseEvent::drag_name(drag.pressed, on_status, true)
+                MouseEvent::drag_name(drag.pressed, place, true)
             }
             _ if event.is_press() => match c.clicks.press(event, now) {
-                Some(what) => event.press_name(what, on_status),
+                Some(what) => event.press_name(what, place),
                 // Another button pressed while a click was awaited: tmux drops it.
                 None => return,
             },
-            _ => event.key_name(on_status, pressed),
+            _ => event.key_name(place, pressed),
         };
         let at = MouseAt {
             now: event,
             before: last,
             ignored: false,
             client: conn,
+            window,
         };
         self.mouse_key(conn, name, at, si);
-    }
-
-    /// Whether a mouse event on a client `rows` high is on its status line.
-    fn on_status_line(&self, si: Option<usize>, rows: u32, event: MouseEvent) -> bool {
-        let status = self.status_lines(si).min(rows.saturating_sub(1));
-        status > 0 && event.y >= rows - status
     }
 
     /// Names the double clicks of clients whose wait for a third click is over, as tmux's
@@ -1108,19 +1120,19 @@ impl Engine {
         let Some(event) = c.clicks.expire(now) else {
             return;
         };
-        let (readonly, rows, session) = (c.readonly, c.rows, c.session);
-        if readonly {
+        let Some(c) = self.clients.get(conn).filter(|c| !c.readonly) else {
             return;
-        }
-        let si = self.session_index(session);
-        let on_status = self.on_status_line(si, rows, event);
+        };
+        let si = self.session_index(c.session);
+        let (place, window) = self.mouse_place(si, c, event);
         let at = MouseAt {
             now: event,
             before: None,
             ignored: true,
             client: conn,
+            window,
         };
-        self.mouse_key(conn, event.press_name("DoubleClick", on_status), at, si);
+        self.mouse_key(conn, event.press_name("DoubleClick", place), at, si);
     }
 
     /// Runs the binding of a mouse key named `name`, with the event at hand; an event bound
@@ -1587,6 +1599,26 @@ impl Engine {
     /// The status line as tmux's default one: `[session] 0:name*` on the left, the pane
     /// title and the time on the right, black on green (the status-* options are read).
     fn push_status(&self, out: &mut Vec<u8>, si: usize, cols: u32) {
+        let parts = self.status_parts(si);
+        let list = truncate(&parts.list(), parts.list_room(cols));
+        let (wl, wr) = (text_width(&parts.left), text_width(&parts.right));
+        let pad = cols.saturating_sub(wl + text_width(&list) + wr) as usize;
+        let line = truncate(
+            &format!("{}{list}{}{}", parts.left, " ".repeat(pad), parts.right),
+            cols,
+        );
+        let style = self.option_or(Some(si), None, "status-style", "bg=green,fg=black");
+        out.extend_from_slice(style_sgr(&style).as_bytes());
+        out.extend_from_slice(line.as_bytes());
+        let used = text_width(&line);
+        if used < cols {
+            out.extend_from_slice(" ".repeat((cols - used) as usize).as_bytes());
+        }
+        out.extend_from_slice(b"\x1b[0m");
+    }
+
+    /// The status line's parts as they are drawn: expanded and cut to their lengths.
+    fn status_parts(&self, si: usize) -> StatusParts {
         let s = &self.sessions[si];
         let now = self.host.wall_time();
         let at = |wi: usize| Found {
@@ -1613,32 +1645,84 @@ impl Engine {
             number("status-right-length", 40),
         );
         let default_format = "#I:#W#{?window_flags,#{window_flags}, }";
-        let separator = opt(Some(s.current), "window-status-separator", " ");
-        let mut list = String::new();
-        for wi in 0..s.windows.len() {
-            let name = if wi == s.current {
-                "window-status-current-format"
-            } else {
-                "window-status-format"
-            };
-            if wi > 0 {
-                list += &separator;
+        let windows = (0..s.windows.len())
+            .map(|wi| {
+                let name = if wi == s.current {
+                    "window-status-current-format"
+                } else {
+                    "window-status-format"
+                };
+                expand(&opt(Some(wi), name, default_format), wi)
+            })
+            .collect();
+        StatusParts {
+            left,
+            windows,
+            separator: opt(Some(s.current), "window-status-separator", " "),
+            right,
+        }
+    }
+
+    /// Where on a client `rows` high a mouse event is, and the window whose name in the status
+    /// line it is over.
+    fn mouse_place(
+        &self,
+        si: Option<usize>,
+        c: &Client,
+        event: MouseEvent,
+    ) -> (Place, Option<usize>) {
+        let status = self.status_lines(si).min(c.rows.saturating_sub(1));
+        match si {
+            Some(si) if status > 0 && event.y >= c.rows - status => {
+                self.status_parts(si).place_at(event.x, c.cols)
             }
-            list += &expand(&opt(Some(wi), name, default_format), wi);
+            _ => (Place::Pane, None),
         }
-        let (wl, wr) = (text_width(&left), text_width(&right));
-        let room = cols.saturating_sub(wl + wr);
-        let list = truncate(&list, room);
-        let pad = cols.saturating_sub(wl + text_width(&list) + wr) as usize;
-        let line = truncate(&format!("{left}{list}{}{right}", " ".repeat(pad)), cols);
-        let style = style_sgr(&opt(None, "status-style", "bg=green,fg=black"));
-        out.extend_from_slice(style.as_bytes());
-        out.extend_from_slice(line.as_bytes());
-        let used = text_width(&line);
-        if used < cols {
-            out.extend_from_slice(" ".repeat((cols - used) as usize).as_bytes());
+    }
+}
+
+/// The status line's parts: the left one, each window's text (the separator between them),
+/// and the right one.
+struct StatusParts {
+    left: String,
+    windows: Vec<String>,
+    separator: String,
+    right: String,
+}
+
+impl StatusParts {
+    fn list(&self) -> String {
+        self.windows.join(&self.separator)
+    }
+
+    /// The cells the window list may take on a line `cols` wide.
+    fn list_room(&self, cols: u32) -> u32 {
+        cols.saturating_sub(text_width(&self.left) + text_width(&self.right))
+    }
+
+    /// What cell `x` of the line, `cols` wide, shows, as tmux's status line ranges tell it
+    /// (`range=left`, `range=window|N` around each window's text, `range=right`): the place,
+    /// and the window for a window's text. tmux ends a range a cell past its text unless that
+    /// is past its part of the line, so a window's range takes the separator's first cell.
+    fn place_at(&self, x: u32, cols: u32) -> (Place, Option<usize>) {
+        let (wl, wr) = (text_width(&self.left), text_width(&self.right));
+        let shown = text_width(&self.list()).min(self.list_room(cols));
+        if x < wl {
+            return (Place::StatusLeft, None);
         }
-        out.extend_from_slice(b"\x1b[0m");
+        if wr > 0 && x >= cols.saturating_sub(wr).max(wl + shown) {
+            return (Place::StatusRight, None);
+        }
+        let separator = text_width(&self.separator);
+        let mut start = wl;
+        for (wi, text) in self.windows.iter().enumerate() {
+            let end = (start + text_width(text) + 1).min(wl + shown);
+            if (start..end).contains(&x) {
+                return (Place::Status, Some(wi));
+            }
+            start += text_width(text) + separator;
+        }
+        (Place::StatusDefault, None)
     }
 }
 

@@ -3,7 +3,9 @@
 //!
 //! With the session's `mouse` option on, the client's terminal reports the mouse (button
 //! events in SGR form); each report becomes a key named for what happened and where:
-//! `WheelUpPane`, `MouseDown1Status`, `MouseUp3Pane`, with `M-`, `C-` and `S-` for the
+//! `WheelUpPane`, `MouseDown1Status` (over a window's name in the status line: that window is
+//! the `=` target; `StatusLeft`, `StatusRight` and `StatusDefault` name the rest of it),
+//! `MouseUp3Pane`, with `M-`, `C-` and `S-` for the
 //! modifiers held. Key tables bind these as any other key; an event bound nowhere, or passed
 //! on with `send-keys -M`, goes to the pane's program in the form its mouse mode asked for,
 //! or nowhere when it asked for none.
@@ -43,6 +45,32 @@ pub struct MouseAt {
     pub ignored: bool,
     /// The client whose terminal reported it.
     pub client: u64,
+    /// The window whose name in the status line it is over.
+    pub window: Option<usize>,
+}
+
+/// Where on a client an event is, as tmux tells the places apart (the last part of a mouse
+/// key's name): over a pane, over a window's name in the status line, over its left or right
+/// part, or elsewhere on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    Pane,
+    Status,
+    StatusLeft,
+    StatusRight,
+    StatusDefault,
+}
+
+impl Place {
+    fn name(self) -> &'static str {
+        match self {
+            Place::Pane => "Pane",
+            Place::Status => "Status",
+            Place::StatusLeft => "StatusLeft",
+            Place::StatusRight => "StatusRight",
+            Place::StatusDefault => "StatusDefault",
+        }
+    }
 }
 
 /// How long a press waits for the next one of a double or triple click (tmux's
@@ -147,10 +175,10 @@ impl MouseEvent {
         matches!(self.b & BUTTONS, 64 | 65)
     }
 
-    /// The name of the key this event is over the pane or the status line (`on_status`),
+    /// The name of the key this event is at `place`,
     /// or `None` for the events zeropty does not name (drags and moves). `last_pressed`: the
     /// button bits of the last press, which a release names.
-    pub fn key_name(&self, on_status: bool, last_pressed: u32) -> Option<String> {
+    pub fn key_name(&self, place: Place, last_pressed: u32) -> Option<String> {
         if self.is_drag() {
             return None;
         }
@@ -160,9 +188,9 @@ impl MouseEvent {
         } else if self.is_release() {
             (format!("MouseUp{}", button(last_pressed)?), last_pressed)
         } else {
-            return self.press_name("MouseDown", on_status);
+            return self.press_name("MouseDown", place);
         };
-        Some(named(&what, b | self.b, on_status))
+        Some(named(&what, b | self.b, place))
     }
 
     /// Whether the event is a button's press (not a release, a drag or the wheel).
@@ -172,22 +200,18 @@ impl MouseEvent {
 
     /// The name of a press counted as `what` ([`Clicks::press`], or `DoubleClick`), or `None`
     /// for a button zeropty does not name.
-    pub fn press_name(&self, what: &str, on_status: bool) -> Option<String> {
-        Some(named(
-            &format!("{what}{}", button(self.b)?),
-            self.b,
-            on_status,
-        ))
+    pub fn press_name(&self, what: &str, place: Place) -> Option<String> {
+        Some(named(&format!("{what}{}", button(self.b)?), self.b, place))
     }
 
     /// The name of a drag of the button in `pressed` (its first report, or with `end` its
     /// release), over the pane or the status line.
-    pub fn drag_name(pressed: u32, on_status: bool, end: bool) -> Option<String> {
+    pub fn drag_name(pressed: u32, place: Place, end: bool) -> Option<String> {
         let what = if end { "MouseDragEnd" } else { "MouseDrag" };
         Some(named(
             &format!("{what}{}", button(pressed)?),
             pressed,
-            on_status,
+            place,
         ))
     }
 
@@ -234,15 +258,14 @@ impl MouseEvent {
 }
 
 /// A mouse key's name: the modifiers held, what happened, and where.
-fn named(what: &str, b: u32, on_status: bool) -> String {
+fn named(what: &str, b: u32, place: Place) -> String {
     let mut name = String::new();
     for (bit, prefix) in [(CTRL, "C-"), (META, "M-"), (SHIFT, "S-")] {
         if b & bit != 0 {
             name.push_str(prefix);
         }
     }
-    let place = if on_status { "Status" } else { "Pane" };
-    format!("{name}{what}{place}")
+    format!("{name}{what}{}", place.name())
 }
 
 /// The button number (1 to 3) of button bits, `None` for others.
@@ -263,33 +286,37 @@ mod tests {
     fn reports_become_tmuxs_key_names() {
         let sgr = |s: &str| MouseEvent::parse(s.as_bytes()).expect(s);
         assert_eq!(
-            sgr("\x1b[<64;10;5M").key_name(false, 0).as_deref(),
+            sgr("\x1b[<64;10;5M").key_name(Place::Pane, 0).as_deref(),
             Some("WheelUpPane")
         );
         assert_eq!(
-            sgr("\x1b[<65;1;1M").key_name(true, 0).as_deref(),
+            sgr("\x1b[<65;1;1M").key_name(Place::Status, 0).as_deref(),
             Some("WheelDownStatus")
         );
         assert_eq!(
-            sgr("\x1b[<0;3;4M").key_name(false, 0).as_deref(),
+            sgr("\x1b[<0;3;4M").key_name(Place::Pane, 0).as_deref(),
             Some("MouseDown1Pane")
         );
         assert_eq!(
-            sgr("\x1b[<2;3;4m").key_name(false, 2).as_deref(),
+            sgr("\x1b[<2;3;4m").key_name(Place::Pane, 2).as_deref(),
             Some("MouseUp3Pane")
         );
         assert_eq!(
-            sgr("\x1b[<72;3;4M").key_name(false, 0).as_deref(),
+            sgr("\x1b[<72;3;4M").key_name(Place::Pane, 0).as_deref(),
             Some("M-WheelUpPane")
         );
-        assert_eq!(sgr("\x1b[<32;3;4M").key_name(false, 0), None, "a drag");
         assert_eq!(
-            MouseEvent::drag_name(0, false, false).as_deref(),
+            sgr("\x1b[<32;3;4M").key_name(Place::Pane, 0),
+            None,
+            "a drag"
+        );
+        assert_eq!(
+            MouseEvent::drag_name(0, Place::Pane, false).as_deref(),
             Some("MouseDrag1Pane")
         );
         assert_eq!(
-            MouseEvent::drag_name(2, true, true).as_deref(),
-            Some("MouseDragEnd3Status")
+            MouseEvent::drag_name(2, Place::StatusLeft, true).as_deref(),
+            Some("MouseDragEnd3StatusLeft")
         );
         let legacy = MouseEvent::parse(b"\x1b[M`*%").expect("legacy");
         assert_eq!((legacy.b, legacy.x, legacy.y), (64, 9, 4));
@@ -346,8 +373,10 @@ mod tests {
         assert_eq!(clicks.press(right, 320), None);
         assert_eq!(clicks.press(right, 330), Some("MouseDown"));
         assert_eq!(
-            right.press_name("DoubleClick", true).as_deref(),
-            Some("DoubleClick3Status")
+            right
+                .press_name("DoubleClick", Place::StatusDefault)
+                .as_deref(),
+            Some("DoubleClick3StatusDefault")
         );
     }
 }

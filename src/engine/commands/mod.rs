@@ -297,12 +297,12 @@ pub(super) fn words(args: &Args) -> Vec<String> {
 // ---- helpers ----
 
 /// The target of `-t`. While a mouse event's binding runs, `=` (`{mouse}`) is the window
-/// the client shows (tmux's is the pane or window under the mouse, which for a click on the
-/// pane is the same; on the status line, zeropty does not tell the windows apart).
+/// under the mouse, as tmux's: the one whose name in the status line was clicked, or the one
+/// the client shows for the pane.
 pub(super) fn resolve(e: &Engine, ctx: &Ctx<'_>, args: &Args, kind: Kind) -> Result<Found, String> {
     let target = args.get('t');
     if matches!(target, Some("=" | "{mouse}")) && e.mouse_event.is_some() {
-        if let Some(found) = ctx.req.client.and_then(|c| e.client_place(c)) {
+        if let Some(found) = ctx.req.client.and_then(|c| e.mouse_target(c)) {
             return Ok(found);
         }
     }
