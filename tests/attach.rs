@@ -2127,6 +2127,30 @@ fn clicks_on_the_status_line_choose_windows_as_in_tmux() {
     expect("a click on the first cell after the left part", "0 default");
 }
 
+/// A drag held on the pane's top row goes on scrolling copy mode up, a line every 50 ms, as
+/// tmux's does, until it is released: the copy holds the lines scrolled past.
+#[test]
+fn a_drag_held_at_the_top_keeps_scrolling_as_in_tmux() {
+    let env = Env::new("dragscroll");
+    let twins = Twins::start(&env, "seq 1 500; exec cat", 70, 20);
+    twins.both(&["set-option", "-g", "mouse", "on"]);
+    twins.wait_both("the program wrote", |s| s.contains("500"));
+    twins.type_raw("\x1b[<0;3;12M\x1b[<32;3;8M");
+    twins.view_position("the drag started copy mode", "[0/");
+    twins.type_raw("\x1b[<32;3;1M");
+    std::thread::sleep(Duration::from_millis(1500));
+    twins.type_raw("\x1b[<0;3;1m");
+    let (t, z) = twins.newest_buffers("");
+    let (tn, zn) = (t.lines().count(), z.lines().count());
+    // Held for 1.5 s: about 30 lines scrolled past, where one report alone scrolls one.
+    assert!(tn > 20, "tmux copied {tn} lines");
+    assert!(zn > 20, "zeropty copied {zn} lines (tmux {tn})");
+    assert!(
+        t.ends_with(&z) || z.ends_with(&t),
+        "both copies end where the drag began"
+    );
+}
+
 /// Double and triple clicks as tmux 3.3a counts and binds them: presses of one button within
 /// 300 ms are a second click (`SecondClick1Pane`), then a third (`TripleClick1Pane`); a second
 /// that no third follows is a double click once the wait ends (`DoubleClick1Pane`). The

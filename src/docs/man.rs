@@ -837,8 +837,7 @@ const REFERENCE: &[ProseSection] = &[
             "With the mouse option on, the wheel, presses, releases, drags and double and \
              triple clicks are tmux's mouse keys (WheelUpPane, MouseDrag1Pane, \
              DoubleClick1Pane, MouseDown1Status over a window's name in the status line, \
-             ...) with tmux's default bindings; a drag held at the edge scrolls one line per \
-             report.",
+             ...) with tmux's default bindings.",
             "Status-line messages (display-message, errors of the commands key bindings run) \
              show as tmux shows them, but the pane under them keeps drawing (tmux freezes a \
              client's screen while a message shows). show-messages prints the message log, \

@@ -199,11 +199,13 @@ pub struct Client {
     clicks: Clicks,
 }
 
-/// A mouse drag: the button bits of its press, and whether it moves a copy-mode selection.
+/// A mouse drag: the button bits of its press, whether it moves a copy-mode selection, and
+/// when copy mode next scrolls while it is held on the top or bottom row.
 #[derive(Clone, Copy, Debug)]
 pub struct Drag {
     pressed: u32,
     pub(super) selecting: bool,
+    pub(super) scroll_at: Option<u64>,
 }
 
 /// Every attached client, in the order they attached (tmux's client list order).
@@ -848,6 +850,9 @@ impl Engine {
         }
         let now = self.host.now_ms();
         for c in &mut self.clients.list {
+            c.scroll_held_drag(now);
+        }
+        for c in &mut self.clients.list {
             if c.message
                 .as_ref()
                 .is_some_and(|m| m.until.is_some_and(|t| now >= t))
@@ -885,6 +890,7 @@ impl Engine {
                     .filter_map(|c| c.message.as_ref()?.until),
             )
             .chain(self.clients.list.iter().filter_map(|c| c.clicks.deadline()))
+            .chain(self.clients.list.iter().filter_map(|c| c.drag?.scroll_at))
             .chain(std::iter::once(self.clients.next_status))
             .chain(self.shown_name_checks())
             .min()
@@ -1086,6 +1092,7 @@ impl Engine {
                 c.drag = Some(Drag {
                     pressed,
                     selecting: false,
+                    scroll_at: None,
                 });
                 MouseEvent::drag_name(pressed, place, false)
             }

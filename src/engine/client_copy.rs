@@ -15,7 +15,8 @@
 //! Invariant: a client's mode is dropped when it shows another pane (`attach.rs`) and when
 //! a command ends it; `#{pane_mode}` and the window's automatic name follow both.
 
-use super::copy_mode::{Copied, CopyMode, Settings};
+use super::attach::Client;
+use super::copy_mode::{Copied, CopyMode, Settings, DRAG_SCROLL_MS};
 use super::Engine;
 
 /// copy-mode's flags: `-u`, `-e`, `-H`, `-s`.
@@ -134,21 +135,23 @@ impl Engine {
             return false;
         };
         mode.drag_start(from.x, from.y);
-        mode.drag_to(at.now.x, at.now.y);
-        c.dirty = true;
         if let Some(drag) = &mut c.drag {
             drag.selecting = true;
         }
+        self.drag_to(conn, at.now.x, at.now.y);
         true
     }
 
-    /// A report of a drag that selects: its end follows the mouse.
+    /// A report of a drag that selects: its end follows the mouse, and held on the top or
+    /// bottom row it scrolls every [`DRAG_SCROLL_MS`] until it moves or ends.
     pub(super) fn drag_to(&mut self, conn: u64, x: u32, y: u32) {
+        let now = self.host.now_ms();
         if let Some(c) = self.clients.get_mut(conn) {
-            if let Some(mode) = c.view.as_mut() {
-                mode.drag_to(x, y);
-                c.dirty = true;
+            let scrolls = c.view.as_mut().is_some_and(|mode| mode.drag_to(x, y));
+            if let Some(drag) = &mut c.drag {
+                drag.scroll_at = scrolls.then_some(now + DRAG_SCROLL_MS);
             }
+            c.dirty = true;
         }
     }
 
@@ -348,6 +351,21 @@ impl Engine {
         let env = super::commands::job_environment(self, place.map(|f| f.session), false);
         let cwd = place.map_or_else(|| "/".to_string(), |f| self.sessions[f.session].cwd.clone());
         self.feed_command(command, &cwd, &env, text);
+    }
+}
+
+impl Client {
+    /// Scrolls the copy mode under a drag held on its top or bottom row when it is time.
+    pub(super) fn scroll_held_drag(&mut self, now: u64) {
+        let Some(drag) = self.drag.as_mut() else {
+            return;
+        };
+        if drag.scroll_at.is_none_or(|at| now < at) {
+            return;
+        }
+        let scrolls = self.view.as_mut().is_some_and(|mode| mode.drag_scroll());
+        drag.scroll_at = scrolls.then_some(now + DRAG_SCROLL_MS);
+        self.dirty |= scrolls;
     }
 }
 

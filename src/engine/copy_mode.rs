@@ -24,6 +24,10 @@ pub use search::{Mark, Regex, RegexCompiler};
 
 use crate::term::{Terminal, TextLine};
 
+/// How often a drag held on the top or bottom row scrolls (tmux's
+/// `WINDOW_COPY_DRAG_REPEAT_TIME`).
+pub const DRAG_SCROLL_MS: u64 = 50;
+
 /// The characters tmux's word moves treat as blank.
 const WHITESPACE: &str = "\t ";
 
@@ -627,21 +631,30 @@ impl CopyMode {
     }
 
     /// The drag is at cell `x`,`y` (tmux's `window_copy_drag_update`): the cursor and the
-    /// selection's end follow it; on the top or bottom row the view scrolls a line.
-    pub fn drag_to(&mut self, x: u32, y: u32) {
+    /// selection's end follow it; on the top or bottom row the view scrolls a line, and true
+    /// says it goes on scrolling while the mouse stays there ([`CopyMode::drag_scroll`]).
+    pub fn drag_to(&mut self, x: u32, y: u32) -> bool {
         if x >= self.sx() || y >= self.sy() {
-            return;
+            return false;
         }
         let (old_cx, old_cy) = (self.cx, self.cy);
         (self.cx, self.cy) = (x, y);
         self.update_selection(false);
-        if old_cy != self.cy || old_cx == self.cx {
-            if y == 0 {
-                self.cursor_up(true);
-            } else if y == self.sy() - 1 {
-                self.cursor_down(true);
-            }
+        (old_cy != self.cy || old_cx == self.cx) && self.drag_scroll()
+    }
+
+    /// A drag held on the top or bottom row scrolls a line that way (tmux's
+    /// `window_copy_scroll_timer`, every [`DRAG_SCROLL_MS`] while the mouse stays there);
+    /// false when the cursor is on neither row.
+    pub fn drag_scroll(&mut self) -> bool {
+        if self.cy == 0 {
+            self.cursor_up(true);
+        } else if self.cy == self.sy() - 1 {
+            self.cursor_down(true);
+        } else {
+            return false;
         }
+        true
     }
 
     // ---- cursor moves ----

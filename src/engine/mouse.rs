@@ -12,7 +12,8 @@
 //!
 //! A drag is named once, where its button went down (`MouseDrag1Pane`); when its binding
 //! starts a selection in copy mode (`copy-mode -M`, `begin-selection`), the reports that
-//! follow move the selection's end, and the release is `MouseDragEnd1Pane`. Presses of one
+//! follow move the selection's end (held on the top or bottom row, copy mode keeps scrolling:
+//! `copy_mode::DRAG_SCROLL_MS`), and the release is `MouseDragEnd1Pane`. Presses of one
 //! button within [`CLICK_TIMEOUT_MS`] of each other are counted as tmux counts them
 //! ([`Clicks`]): the second is `SecondClick1Pane`, a third `TripleClick1Pane`, and a second
 //! that no third follows is also `DoubleClick1Pane` once the wait ends; that key is only a
