@@ -2100,8 +2100,18 @@ fn clicks_on_the_status_line_choose_windows_as_in_tmux() {
         (t, env.zp_ok(&args))
     };
     let expect = |what: &str, want: &str| {
-        let (t, z) = current();
-        assert_eq!((t.trim(), z.trim()), (want, want), "{what}");
+        let deadline = Instant::now() + Duration::from_secs(5);
+        loop {
+            let (t, z) = current();
+            if (t.trim(), z.trim()) == (want, want) {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{what}: tmux {t:?}, zeropty {z:?}, want {want:?}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
     };
     click(column("1:second") + 2);
     expect("a click on a window's name", "1");

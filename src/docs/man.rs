@@ -831,9 +831,7 @@ const REFERENCE: &[ProseSection] = &[
              (`C-b ?`, `C-b ~`) shows in its place, as tmux's view mode shows it. Key tables \
              are tmux's: bind-key, \
              unbind-key and list-keys list and change the same bindings, and keys typed on a \
-             client run them as tmux runs them; bindings to the commands below do nothing. \
-             A binding's commands may wait (run-shell, wait-for); later keys' bindings run \
-             after them, but keys for the pane do not wait (tmux holds those too).",
+             client run them as tmux runs them; bindings to the commands below do nothing.",
             "With the mouse option on, the wheel, presses, releases, drags and double and \
              triple clicks are tmux's mouse keys (WheelUpPane, MouseDrag1Pane, \
              DoubleClick1Pane, MouseDown1Status over a window's name in the status line, \

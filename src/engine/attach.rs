@@ -197,6 +197,21 @@ pub struct Client {
     pub(super) drag: Option<Drag>,
     /// Presses counted into double and triple clicks.
     clicks: Clicks,
+    /// What the terminal sent while commands the client ran wait, read once they end (as
+    /// tmux's client queue holds key events behind a waiting command).
+    pub(super) held_input: Vec<u8>,
+}
+
+/// Most input held for a client while its commands wait; a terminal that sends more meanwhile
+/// loses the rest, so a command that waits for ever cannot make the server grow without end.
+pub(super) const HELD_INPUT_LIMIT: usize = 1 << 20;
+
+impl Client {
+    fn hold_input(&mut self, bytes: &[u8]) {
+        let room = HELD_INPUT_LIMIT.saturating_sub(self.held_input.len());
+        self.held_input
+            .extend_from_slice(&bytes[..bytes.len().min(room)]);
+    }
 }
 
 /// A mouse drag: the button bits of its press, whether it moves a copy-mode selection, and
@@ -964,9 +979,14 @@ impl Engine {
     pub fn client_input(&mut self, conn: u64, bytes: &[u8]) {
         let now = self.host.wall_time();
         let seq = self.clients.bump();
+        let waits = self.waits.client_run_waits(conn);
         let Some(c) = self.clients.get_mut(conn) else {
             return;
         };
+        if waits || !c.held_input.is_empty() {
+            c.hold_input(bytes);
+            return;
+        }
         // A key clears a message, or goes nowhere while one that holds keys shows.
         if let Some(shown) = c.message.as_ref().filter(|_| !c.readonly) {
             if shown.message.holds_keys {
@@ -988,6 +1008,13 @@ impl Engine {
         let mut forward = Vec::new();
         let mut i = 0;
         while i < bytes.len() {
+            if self.waits.client_run_waits(conn) {
+                // A key's commands wait: the rest is read after them.
+                if let Some(c) = self.clients.get_mut(conn) {
+                    c.hold_input(&bytes[i..]);
+                }
+                break;
+            }
             let Some(c) = self.clients.get_mut(conn) else {
                 return;
             };
@@ -1408,6 +1435,19 @@ impl Engine {
             None => self.waits.mark_attached(conn, self.binding_key),
         }
         self.clients.touch_all();
+    }
+
+    /// Reads what the client typed while its commands waited.
+    pub(super) fn read_held_input(&mut self, conn: u64) {
+        if let Some(held) = self
+            .clients
+            .get_mut(conn)
+            .map(|c| std::mem::take(&mut c.held_input))
+        {
+            if !held.is_empty() {
+                self.client_input(conn, &held);
+            }
+        }
     }
 
     /// Commands a client ran ended: what they printed shows in place of the pane, as tmux's
@@ -1924,6 +1964,7 @@ fn new_client(
         passthrough: Vec::new(),
         last_mouse: None,
         clicks: Clicks::default(),
+        held_input: Vec::new(),
         drag: None,
     }
 }

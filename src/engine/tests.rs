@@ -1606,20 +1606,20 @@ fn keys_after_a_binding_that_ends_the_session_are_read_where_the_client_is() {
 }
 
 /// A key binding that waits for a job goes on when the job ends, with no reply to its
-/// client; bindings of keys typed meanwhile run after it, in turn, as in tmux's client queue.
+/// client; keys typed meanwhile are read after it, in turn, as in tmux's client queue.
 #[test]
 fn a_binding_that_waits_for_a_job_goes_on_and_holds_later_bindings() {
     let (mut e, world) = attached_engine();
-    ok(
+    let bind = |e: &mut Engine, key: &str, commands: &str| {
+        ok(e, &["bind-key", "-n", key, commands]);
+    };
+    bind(
         &mut e,
-        &[
-            "bind-key",
-            "-n",
-            "F5",
-            "set -g @x one ; run-shell -d 0.3 ; set -g @x two ; display-message -p done",
-        ],
+        "F5",
+        "set -g @x one ; run-shell -d 0.3 ; set -g @x two",
     );
-    ok(&mut e, &["bind-key", "-n", "F6", "set -g @x three"]);
+    bind(&mut e, "F6", "set -g @x three");
+    bind(&mut e, "F7", "run-shell -d 0.3 ; display-message -p done");
     let x = |e: &mut Engine| ok(e, &["show-options", "-gv", "@x"]);
     e.client_input(7, b"\x1b[15~");
     assert_eq!(x(&mut e), "one\n");
@@ -1627,21 +1627,33 @@ fn a_binding_that_waits_for_a_job_goes_on_and_holds_later_bindings() {
         world.borrow().jobs.last().map(|j| j.0.as_str()),
         Some("sleep 0.3")
     );
-    e.client_input(7, b"\x1b[17~");
+    let screen = |e: &mut Engine| ok(e, &["capture-pane", "-p", "-t", "a"]);
+    e.client_input(7, b"\x1b[17~ab");
+    e.client_input(7, b"c");
     assert_eq!(x(&mut e), "one\n", "F6's binding waits for F5's");
+    assert!(!screen(&mut e).contains("abc"), "typing waits too");
     job_ends(&mut e, &world, 0);
     e.clients_tick();
     assert_eq!(x(&mut e), "three\n", "F5's binding went on, then F6's ran");
     assert!(
+        screen(&mut e).contains("abc"),
+        "then the keys typed after F6 went"
+    );
+    assert!(
         e.take_finished().is_empty(),
         "nothing goes back to the client as a reply"
     );
-    world.borrow_mut().now += super::attach::FRAME_INTERVAL_MS;
-    let frame = String::from_utf8(e.client_frame(7).unwrap_or_default()).unwrap();
-    assert!(
-        frame.contains("done"),
-        "what F5's binding printed shows: {frame:?}"
-    );
     let log = ok(&mut e, &["show-messages"]);
     assert!(log.contains("key F5: set-option -g @x two"), "{log}");
+    // What a binding prints after its wait shows in place of the pane; what the terminal
+    // sends meanwhile is held up to a bound.
+    e.client_input(7, b"\x1b[18~");
+    e.client_input(7, &vec![b'x'; 2 * super::attach::HELD_INPUT_LIMIT]);
+    let held = e.clients.get(7).map(|c| c.held_input.len());
+    assert_eq!(held, Some(super::attach::HELD_INPUT_LIMIT));
+    job_ends(&mut e, &world, 0);
+    e.clients_tick();
+    world.borrow_mut().now += super::attach::FRAME_INTERVAL_MS;
+    let frame = String::from_utf8(e.client_frame(7).unwrap_or_default()).unwrap();
+    assert!(frame.contains("done"), "{frame:?}");
 }

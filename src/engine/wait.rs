@@ -14,9 +14,10 @@
 //!
 //! The first client's request waits, as in tmux, while the configuration file waits for a job
 //! ([`Engine::hold_for_config`]). Commands an attached client runs (a key's binding, a
-//! prompt's answer) wait the same way (for `run-shell`'s job, a channel), and those of keys
-//! typed meanwhile run after them, as tmux's client queue runs them; what they printed shows
-//! in place of the pane.
+//! prompt's answer) wait the same way (for `run-shell`'s job, a channel); what the client
+//! types meanwhile is read after them, and other commands it runs (a double click's binding)
+//! are queued after them, as tmux's client queue runs them; what they printed shows in place
+//! of the pane.
 //!
 //! Invariant: a client id is in at most one queue (a client waits for one command at a time).
 
@@ -69,6 +70,13 @@ impl Waits {
         if let Some(run) = self.suspended.get_mut(&client) {
             run.attached = Some(key);
         }
+    }
+
+    /// Whether commands an attached client ran itself wait (its typing waits after them).
+    pub fn client_run_waits(&self, client: u64) -> bool {
+        self.suspended
+            .get(&client)
+            .is_some_and(|run| run.attached.is_some())
     }
 
     /// Queues commands an attached client runs after those it waits on, as tmux's client
@@ -144,7 +152,10 @@ impl Engine {
             let reply = self.run_commands(run);
             self.binding_key = None;
             match reply {
-                Some(reply) if attached.is_some() => self.client_run_ended(client, &reply),
+                Some(reply) if attached.is_some() => {
+                    self.client_run_ended(client, &reply);
+                    self.read_held_input(client);
+                }
                 Some(reply) if client == super::jobs::CONFIG_CLIENT => {
                     self.config_errors.extend_from_slice(&reply.err);
                     if let Some(held) = self.waits.held_for_config.take() {
