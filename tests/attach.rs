@@ -2161,6 +2161,45 @@ fn a_drag_held_at_the_top_keeps_scrolling_as_in_tmux() {
     );
 }
 
+/// Clock mode as tmux's: `C-b t` draws the time in blocks in the middle of the pane in
+/// `clock-mode-colour` (or as text when the pane is too small, or with AM and PM in the
+/// 12-hour style), `#{pane_mode}` says so, a resize draws it again, and a key no table binds
+/// ends it without reaching the program.
+#[test]
+fn clock_mode_draws_the_time_as_tmux_does() {
+    let env = Env::new("clock");
+    let twins = Twins::start(&env, "exec cat", 70, 20);
+    twins.type_one_by_one(&["C-b", "t"]);
+    twins.same("the clock");
+    let mode = ["display-message", "-p", "-t", "work", "#{pane_mode}"];
+    assert_eq!(
+        String::from_utf8(twins.tmux(&mode).stdout).unwrap(),
+        "clock-mode\n"
+    );
+    env.wait_zp(&mode, "clock-mode\n");
+    let resize = |cols: u32, rows: u32| {
+        for target in ["t", "z"] {
+            let (x, y) = (cols.to_string(), rows.to_string());
+            let args = ["resize-window", "-t", target, "-x", &x, "-y", &y];
+            assert!(env.outer.tmux(&args).status.success());
+        }
+    };
+    resize(40, 12);
+    twins.same("the clock redrawn smaller");
+    resize(20, 8);
+    twins.same("the time as text in a small pane");
+    twins.both(&["set-option", "-g", "clock-mode-style", "12"]);
+    twins.both(&["set-option", "-g", "clock-mode-colour", "colour160"]);
+    resize(70, 20);
+    twins.same("the 12-hour clock in another colour");
+    twins.type_one_by_one(&["x"]);
+    twins.same("a key ended clock mode");
+    env.wait_zp(&mode, "\n");
+    assert_eq!(String::from_utf8(twins.tmux(&mode).stdout).unwrap(), "\n");
+    let pane = env.zp_ok(&["capture-pane", "-p", "-t", "work"]);
+    assert!(!pane.contains('x'), "the key went nowhere: {pane:?}");
+}
+
 /// Double and triple clicks as tmux 3.3a counts and binds them: presses of one button within
 /// 300 ms are a second click (`SecondClick1Pane`), then a third (`TripleClick1Pane`); a second
 /// that no third follows is a double click once the wait ends (`DoubleClick1Pane`). The

@@ -828,7 +828,8 @@ const REFERENCE: &[ProseSection] = &[
              when it starts and reflowed when the pane is resized, with the keys of tmux's \
              copy-mode and copy-mode-vi tables; keys sent with send-keys reach the program \
              meanwhile (tmux gives them to the mode). What the commands keys run print \
-             (`C-b ?`, `C-b ~`) shows in its place, as tmux's view mode shows it. Key tables \
+             (`C-b ?`, `C-b ~`) shows in its place, as tmux's view mode shows it, and \
+             clock-mode (`C-b t`) shows tmux's clock there. Key tables \
              are tmux's: bind-key, \
              unbind-key and list-keys list and change the same bindings, and keys typed on a \
              client run them as tmux runs them; bindings to the commands below do nothing.",
@@ -845,7 +846,7 @@ const REFERENCE: &[ProseSection] = &[
              what the matches have in common (tmux offers a menu of several, or of windows).",
             "Every tmux command parses as tmux's, but these fail with `zeropty: REASON; COMMAND \
              is not supported`: the interactive modes and menus (choose-tree, \
-             choose-client, customize-mode, clock-mode, find-window, \
+             choose-client, customize-mode, find-window, \
              display-menu, display-popup, display-panes), \
              lock-client, lock-server, lock-session, suspend-client, server-access, and \
              link-window (a window is in one session at a time, so unlink-window removes one \

@@ -200,6 +200,8 @@ pub struct Client {
     /// What the terminal sent while commands the client ran wait, read once they end (as
     /// tmux's client queue holds key events behind a waiting command).
     pub(super) held_input: Vec<u8>,
+    /// Clock mode shown in place of the pane (`engine/client_clock.rs`).
+    pub(super) clock: Option<super::clock::Clock>,
 }
 
 /// Most input held for a client while its commands wait; a terminal that sends more meanwhile
@@ -476,7 +478,7 @@ impl Engine {
             c.last_session = Some(c.session);
         }
         c.session = sid;
-        let left_view = c.view.take().is_some();
+        let left_view = c.view.take().is_some() | c.clock.take().is_some();
         c.key_table = None;
         c.repeat_until = None;
         c.activity_seq = seq;
@@ -582,7 +584,6 @@ impl Engine {
         }
     }
 
-    /// Where a client is: its session's current window.
     /// The `=` target while a mouse binding of the client runs: the window whose name in the
     /// status line was clicked, else the one the client shows.
     pub fn mouse_target(&self, conn: u64) -> Option<Found> {
@@ -598,6 +599,7 @@ impl Engine {
         })
     }
 
+    /// Where a client is: its session's current window.
     pub fn client_place(&self, conn: u64) -> Option<Found> {
         let si = self.session_index(self.clients.get(conn)?.session)?;
         Some(Found {
@@ -814,6 +816,7 @@ impl Engine {
                 c.dirty = true;
             }
         }
+        self.refresh_clocks(Some(id));
     }
 
     /// Work for every turn of the host's loop: clients whose session ended are detached (or
@@ -863,6 +866,7 @@ impl Engine {
         for conn in awaiting {
             self.expire_clicks(conn);
         }
+        self.refresh_clocks(None);
         let now = self.host.now_ms();
         for c in &mut self.clients.list {
             c.scroll_held_drag(now);
@@ -906,6 +910,7 @@ impl Engine {
             )
             .chain(self.clients.list.iter().filter_map(|c| c.clicks.deadline()))
             .chain(self.clients.list.iter().filter_map(|c| c.drag?.scroll_at))
+            .chain(self.clocks_deadline())
             .chain(std::iter::once(self.clients.next_status))
             .chain(self.shown_name_checks())
             .min()
@@ -1061,6 +1066,7 @@ impl Engine {
             }
             let is_prefix = prefixes.iter().any(|p| p.as_slice() == key);
             match self.key_action(conn, key, None, is_prefix, si) {
+                KeyAction::Forward if self.close_clock(conn) => {}
                 KeyAction::Forward => {
                     if key == PASTE_START {
                         if let Some(c) = self.clients.get_mut(conn) {
@@ -1198,7 +1204,7 @@ impl Engine {
         let Some(pane) = self.client_pane(conn) else {
             return;
         };
-        if self.clients.get(conn).is_some_and(|c| c.view.is_some()) {
+        if self.close_clock(conn) || self.clients.get(conn).is_some_and(|c| c.view.is_some()) {
             return;
         }
         self.mouse_event_to(pane, event, last);
@@ -1469,8 +1475,13 @@ impl Engine {
         let status = self.status_lines(Some(si)).min(c.rows.saturating_sub(1));
         let rows = c.rows - status;
         let copy = c.view.as_deref();
-        // Copy and view modes show their own copy of the lines, `oy` above its bottom.
-        let (shown, offset) = copy.map_or((t, 0), |m| (m.backing(), m.oy));
+        // Copy and view modes show their own copy of the lines, `oy` above its bottom; clock
+        // mode its drawing.
+        let (shown, offset) = match (&c.clock, copy) {
+            (Some(clock), _) => (&clock.term, 0),
+            (None, Some(m)) => (m.backing(), m.oy),
+            (None, None) => (t, 0),
+        };
         let mut out = Vec::with_capacity((c.cols as usize + 16) * c.rows as usize);
         // Cursor hidden while drawing; no autowrap, so the last column never scrolls; G1 is
         // the line-drawing set the screen's SO/SI codes select.
@@ -1563,6 +1574,11 @@ impl Engine {
         if let Some(x) = prompt_cursor {
             // As in tmux, the (hidden) cursor waits where the answer goes.
             out.extend_from_slice(format!("\x1b[{};{}H", c.rows, x + 1).as_bytes());
+        } else if let Some(clock) = &c.clock {
+            // Hidden, where the drawing ended, as tmux leaves clock mode's.
+            let (x, y) = clock.term.cursor();
+            let (x, y) = (x.min(c.cols.saturating_sub(1)), y.min(rows - 1));
+            out.extend_from_slice(format!("\x1b[{};{}H", y + 1, x + 1).as_bytes());
         } else if let Some(copy) = copy.filter(|m| !on_status_line && m.cy < rows) {
             // As in tmux, copy mode's own cursor shows, whatever the program's does.
             let x = copy.cx.min(c.cols.saturating_sub(1));
@@ -1710,8 +1726,8 @@ impl Engine {
         }
     }
 
-    /// Where on a client `rows` high a mouse event is, and the window whose name in the status
-    /// line it is over.
+    /// Where on client `c` a mouse event is, and the window whose name in the status line it
+    /// is over.
     fn mouse_place(
         &self,
         si: Option<usize>,
@@ -1965,6 +1981,7 @@ fn new_client(
         last_mouse: None,
         clicks: Clicks::default(),
         held_input: Vec::new(),
+        clock: None,
         drag: None,
     }
 }
@@ -2145,7 +2162,7 @@ fn style_codes(style: &str, mut codes: Vec<String>) -> Vec<String> {
     codes
 }
 
-fn colour_code(name: &str, base: u32) -> Option<String> {
+pub(super) fn colour_code(name: &str, base: u32) -> Option<String> {
     const NAMES: [&str; 8] = [
         "black", "red", "green", "yellow", "blue", "magenta", "cyan", "white",
     ];

@@ -43,6 +43,7 @@ impl Engine {
         for conn in self.viewers(pane, None) {
             if let Some(c) = self.clients.get_mut(conn) {
                 c.view = None;
+                c.clock = None;
                 c.dirty = true;
             }
         }
@@ -50,7 +51,7 @@ impl Engine {
     }
 
     /// The clients showing `pane`: just `conn` when it is one of them.
-    fn viewers(&self, pane: u32, conn: Option<u64>) -> Vec<u64> {
+    pub(super) fn viewers(&self, pane: u32, conn: Option<u64>) -> Vec<u64> {
         let showing: Vec<u64> = self
             .clients
             .list
@@ -91,6 +92,7 @@ impl Engine {
                     mode.resume_search(text, regex);
                 }
                 c.view = Some(Box::new(mode));
+                c.clock = None;
             }
         }
         if let Some(m) = self.clients.get_mut(conn).and_then(|c| c.view.as_mut()) {
@@ -179,9 +181,16 @@ impl Engine {
         self.pane_mode(pane).is_some()
     }
 
-    /// The mode a client shows `pane` in (`#{pane_mode}`): `copy-mode`, or `view-mode` for
-    /// the output of commands a key ran.
+    /// The mode a client shows `pane` in (`#{pane_mode}`): `copy-mode`, `view-mode` for the
+    /// output of commands a key ran, or `clock-mode`.
     pub fn pane_mode(&self, pane: u32) -> Option<&'static str> {
+        let clock = self
+            .viewers(pane, None)
+            .into_iter()
+            .any(|conn| self.clients.get(conn).is_some_and(|c| c.clock.is_some()));
+        if clock {
+            return Some("clock-mode");
+        }
         Some(match self.pane_copy_mode(pane)?.is_view() {
             true => "view-mode",
             false => "copy-mode",
@@ -207,6 +216,7 @@ impl Engine {
             return;
         };
         c.dirty = true;
+        c.clock = None;
         let view = match &mut c.view {
             Some(m) if m.is_view() => m,
             other => other.insert(Box::new(CopyMode::view(cols, rows, vi))),

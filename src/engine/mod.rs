@@ -15,8 +15,10 @@
 
 pub mod attach;
 pub mod buffers;
+pub mod client_clock;
 pub mod client_copy;
 mod client_prompt;
+pub mod clock;
 pub mod cmdline;
 pub mod cold;
 pub mod commands;

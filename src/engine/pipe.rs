@@ -238,12 +238,15 @@ impl Engine {
     }
 
     /// Writes what a feed's command takes; the feed ends once its text is all written or its
-    /// command has gone (readiness to read is only ever its end: it writes nowhere here).
+    /// command has gone (its end of the pipe closed: what it writes back is read and dropped).
     fn feed_event(&mut self, index: usize, event: IoEvent) {
         let feed = &mut self.feeds[index];
         let done = match event {
             IoEvent::Writable => !feed.flush(&mut *self.host) || feed.queued() == 0,
-            IoEvent::Readable => true,
+            IoEvent::Readable => match self.host.pipe_read(feed.id, &mut [0u8; 4096]) {
+                Ok(n) => n == 0,
+                Err(e) => e.kind() != std::io::ErrorKind::WouldBlock,
+            },
             IoEvent::Exited => false,
         };
         if done {

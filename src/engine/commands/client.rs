@@ -26,6 +26,16 @@ pub(super) static COMMANDS: &[super::CommandDef] = &[
         attach_session
     ),
     crate::command_def!(
+        "clock-mode",
+        None,
+        "t:",
+        0,
+        Some(0),
+        "[-t target-pane]",
+        false,
+        clock_mode
+    ),
+    crate::command_def!(
         "copy-mode",
         None,
         "eHMs:t:uq",
@@ -197,6 +207,14 @@ fn attach_session(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), 
 /// client that ran the command when it shows that pane, else for every client showing it.
 /// zeropty's copy mode belongs to clients, not to the pane: a pane no client shows is left
 /// as it is. `-M`, from a mouse binding, starts a selection that follows the drag.
+/// clock-mode: the clock in place of the pane on the clients that show it (none shows it
+/// with no client attached).
+fn clock_mode(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
+    let pane = pane_id_at(e, resolve(e, ctx, args, Kind::Pane)?);
+    e.open_clocks(pane, ctx.req.client);
+    Ok(())
+}
+
 fn copy_mode(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
     let source = match args.get('s') {
         Some(s) => Some(target::resolve(
