@@ -864,6 +864,15 @@ impl<'a> Twins<'a> {
         self.env.keys("z", keys);
     }
 
+    /// Resizes both clients' terminals (the outer windows they are attached in).
+    fn resize_terminals(&self, cols: u32, rows: u32) {
+        let (x, y) = (cols.to_string(), rows.to_string());
+        for target in ["t", "z"] {
+            let args = ["resize-window", "-t", target, "-x", &x, "-y", &y];
+            assert!(self.env.outer.tmux(&args).status.success());
+        }
+    }
+
     /// Bytes as both clients' terminals would send them (mouse reports), in one write each.
     fn type_raw(&self, bytes: &str) {
         let hex: Vec<String> = bytes.bytes().map(|b| format!("{b:02x}")).collect();
@@ -1789,11 +1798,7 @@ fn copy_mode_follows_the_pane_size_as_tmux_does() {
     twins.type_one_by_one(&["k", "k", "k", "k", "w", "w", "Space", "j"]);
     twins.same("a selection before the resize");
     for (cols, rows) in [(50, 15), (30, 12), (80, 22), (70, 20)] {
-        for target in ["t", "z"] {
-            let (x, y) = (cols.to_string(), rows.to_string());
-            let resize = ["resize-window", "-t", target, "-x", &x, "-y", &y];
-            assert!(env.outer.tmux(&resize).status.success());
-        }
+        twins.resize_terminals(cols, rows);
         twins.same(&format!("copy mode at {cols}x{rows}"));
     }
     // Moves from a place that hides no remembered column (a line move goes back to the
@@ -2181,20 +2186,13 @@ fn clock_mode_draws_the_time_as_tmux_does() {
         "clock-mode\n"
     );
     env.wait_zp(&mode, "clock-mode\n");
-    let resize = |cols: u32, rows: u32| {
-        for target in ["t", "z"] {
-            let (x, y) = (cols.to_string(), rows.to_string());
-            let args = ["resize-window", "-t", target, "-x", &x, "-y", &y];
-            assert!(env.outer.tmux(&args).status.success());
-        }
-    };
-    resize(40, 12);
+    twins.resize_terminals(40, 12);
     twins.same("the clock redrawn smaller");
-    resize(20, 8);
+    twins.resize_terminals(20, 8);
     twins.same("the time as text in a small pane");
     twins.both(&["set-option", "-g", "clock-mode-style", "12"]);
     twins.both(&["set-option", "-g", "clock-mode-colour", "colour160"]);
-    resize(70, 20);
+    twins.resize_terminals(70, 20);
     twins.same("the 12-hour clock in another colour");
     twins.type_one_by_one(&["x"]);
     twins.same("a key ended clock mode");
