@@ -68,6 +68,21 @@
 //! - [`FRAME_RESIZE`] `R`: the terminal's new size, columns then rows, 2 bytes each, big-endian.
 //!
 //! Frames of any other type are ignored, so either side may add kinds later.
+//!
+//! # Control mode
+//!
+//! A control-mode client (`zeropty -C`, tmux's control mode) sends the attaching request with
+//! `"control":true` (a `terminal` too: its `cols` and `rows` are unused). Each command's output
+//! in the reply comes framed by guard lines, `%begin TIME NUMBER FLAGS` and `%end` (or `%error`
+//! when it failed) with the same three numbers, and errors are inside the block rather than on
+//! standard error. Once attached, the client's frames differ:
+//!
+//! - [`FRAME_INPUT`] `I` carries command lines (each ends with a newline; an empty line
+//!   detaches), and [`FRAME_INPUT_END`] `E` says the input ended (the client detaches).
+//! - [`FRAME_TEXT`] `T` carries the lines the client prints: command blocks, `%output` and the
+//!   other notifications. Unlike draw frames, none is ever dropped.
+//! - [`FRAME_EXIT`] ends it as for a terminal; its message is the reason printed after `%exit`
+//!   (usually empty).
 
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
@@ -93,6 +108,8 @@ pub struct WireRequest {
     /// `"refuse_stdin":true`: answer [`must_attach_reply`] rather than run a command that
     /// reads standard input the request does not carry.
     pub refuse_stdin: bool,
+    /// `"control":true`: a control-mode client (`zeropty -C`, see "Control mode" above).
+    pub control: bool,
 }
 
 /// The terminal an attaching client brings (the `terminal` field of a request).
@@ -160,6 +177,7 @@ pub fn parse_request(line: &[u8]) -> Result<WireRequest, String> {
         refuse_attach: flag(obj, "refuse_attach")?,
         stdin,
         refuse_stdin: flag(obj, "refuse_stdin")?,
+        control: flag(obj, "control")?,
     })
 }
 
@@ -249,12 +267,14 @@ pub fn request_line(
     line
 }
 
-/// Formats a request line from a client with a terminal (with its newline).
+/// Formats a request line from a client with a terminal (with its newline); `control` makes
+/// it a control-mode client's.
 pub fn attach_request_line(
     argv: &[Vec<u8>],
     cwd: &str,
     env: &BTreeMap<String, String>,
     t: &ClientTerminal,
+    control: bool,
 ) -> Vec<u8> {
     let mut line = request_line(argv, cwd, env, None);
     line.pop();
@@ -266,6 +286,9 @@ pub fn attach_request_line(
         json!({"cols": t.cols, "rows": t.rows, "term": t.term, "tty": t.tty,
                "pid": t.pid, "utf8": t.utf8}),
     );
+    if control {
+        obj.insert("control".into(), json!(true));
+    }
     let mut line = serde_json::to_vec(&Value::Object(obj)).unwrap_or_default();
     line.push(b'\n');
     line
@@ -519,6 +542,10 @@ pub const FRAME_EXIT: u8 = b'X';
 pub const FRAME_INPUT: u8 = b'I';
 /// Client to server: new terminal size.
 pub const FRAME_RESIZE: u8 = b'R';
+/// Server to control client: control mode's lines, in order (never dropped).
+pub const FRAME_TEXT: u8 = b'T';
+/// Control client to server: its standard input ended (no payload).
+pub const FRAME_INPUT_END: u8 = b'E';
 const FRAME_HEADER: usize = 5;
 
 /// Appends one frame to `out`.
@@ -619,9 +646,12 @@ mod frame_tests {
             pid: 7,
             utf8: true,
         };
-        let line = attach_request_line(&[b"attach".to_vec()], "/", &BTreeMap::new(), &t);
+        let line = attach_request_line(&[b"attach".to_vec()], "/", &BTreeMap::new(), &t, false);
         let r = parse_request(line.trim_ascii_end()).unwrap();
-        assert_eq!(r.terminal, Some(t));
+        assert_eq!(r.terminal, Some(t.clone()));
+        assert!(!r.control);
+        let line = attach_request_line(&[b"attach".to_vec()], "/", &BTreeMap::new(), &t, true);
+        assert!(parse_request(line.trim_ascii_end()).unwrap().control);
         let reply = attached_reply_line(0, b"", b"");
         assert!(reply_attached(reply.trim_ascii_end()));
         assert_eq!(parse_reply(reply.trim_ascii_end()).unwrap().0, 0);

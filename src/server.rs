@@ -29,6 +29,7 @@
 //! with no descriptor free, connections wait in the backlog while the listener rests, and the
 //! loop does not spin on them.
 
+use crate::engine::attach::Exit;
 use crate::engine::cold::ColdStore;
 use crate::engine::commands;
 use crate::engine::os::IoEvent;
@@ -642,6 +643,7 @@ impl Server {
             c.inbuf.drain(..used);
             match kind {
                 protocol::FRAME_INPUT => self.engine.client_input(id, &payload),
+                protocol::FRAME_INPUT_END => self.engine.control_input_ended(id),
                 protocol::FRAME_RESIZE => {
                     if let Some((cols, rows)) = protocol::parse_resize(&payload) {
                         self.engine.client_resize(id, cols, rows);
@@ -685,6 +687,7 @@ impl Server {
             terminal: wire.terminal,
             stdin: wire.stdin.map(Arc::from),
             pid: c.pid,
+            control: wire.control.then_some(0),
         };
         let must_run_program = (wire.refuse_attach && commands::attaches(&req.argv))
             || (wire.refuse_stdin && req.stdin.is_none() && commands::reads_stdin(&req.argv));
@@ -739,9 +742,18 @@ impl Server {
             .map(|(&id, _)| id)
             .collect();
         for id in attached {
-            if let Some(frame) = self.engine.client_frame(id) {
+            let frame = if self.engine.is_control(id) {
+                self.engine
+                    .control_text(id)
+                    .map(|text| (protocol::FRAME_TEXT, text))
+            } else {
+                self.engine
+                    .client_frame(id)
+                    .map(|frame| (protocol::FRAME_DRAW, frame))
+            };
+            if let Some((kind, payload)) = frame {
                 if let Some(c) = self.clients.get_mut(&id) {
-                    protocol::push_frame(&mut c.outbuf, protocol::FRAME_DRAW, &frame);
+                    protocol::push_frame(&mut c.outbuf, kind, &payload);
                 }
                 self.client_write(id);
             }
@@ -754,8 +766,7 @@ impl Server {
             let Some(c) = self.clients.get_mut(&id) else {
                 continue;
             };
-            let payload = protocol::exit_payload(exit.status(), exit.hup_parent(), &exit.message());
-            protocol::push_frame(&mut c.outbuf, protocol::FRAME_EXIT, &payload);
+            push_exit(&mut c.outbuf, &exit);
             c.closing = true;
             self.client_write(id);
         }
@@ -820,9 +831,7 @@ impl Server {
         self.engine.end_all_clients();
         for (id, exit) in self.engine.clients.take_exits() {
             if let Some(c) = self.clients.get_mut(&id) {
-                let payload =
-                    protocol::exit_payload(exit.status(), exit.hup_parent(), &exit.message());
-                protocol::push_frame(&mut c.outbuf, protocol::FRAME_EXIT, &payload);
+                push_exit(&mut c.outbuf, &exit);
             }
         }
         for c in self.clients.values_mut() {
@@ -831,6 +840,17 @@ impl Server {
             c.outbuf.clear();
         }
     }
+}
+
+/// The frames that end an attached client: a control client's last lines, then the exit.
+fn push_exit(outbuf: &mut Vec<u8>, exit: &Exit) {
+    if let Exit::Control { text, .. } = exit {
+        if !text.is_empty() {
+            protocol::push_frame(outbuf, protocol::FRAME_TEXT, text);
+        }
+    }
+    let payload = protocol::exit_payload(exit.status(), exit.hup_parent(), &exit.message());
+    protocol::push_frame(outbuf, protocol::FRAME_EXIT, &payload);
 }
 
 /// A reply as the request asked for it: one JSON line, or raw (see `protocol`).

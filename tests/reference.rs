@@ -40,17 +40,12 @@ impl Mux {
         self.run_fed(args, None)
     }
 
-    /// [`Mux::run`] with `input` on the command's standard input (else none, closed).
-    fn run_fed(&self, args: &[&str], input: Option<&[u8]>) -> Step {
-        let mut child = Command::new(&self.bin)
-            .arg("-L")
+    /// The program with its server's flags and environment, its standard streams piped.
+    fn command(&self) -> Command {
+        let mut cmd = Command::new(&self.bin);
+        cmd.arg("-L")
             .arg(&self.label)
             .arg("-f/dev/null")
-            // Arguments may stand for raw bytes (see protocol::bytes_to_arg): pass the bytes.
-            .args(args.iter().map(|a| {
-                use std::os::unix::ffi::OsStringExt;
-                std::ffi::OsString::from_vec(zeropty::protocol::arg_to_bytes(a))
-            }))
             .env("TMUX_TMPDIR", &self.tmpdir)
             .env("ZEROPTY_TMPDIR", &self.tmpdir)
             .env_remove("TMUX")
@@ -59,7 +54,19 @@ impl Mux {
             .current_dir(&self.tmpdir)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
+            .stderr(Stdio::piped());
+        cmd
+    }
+
+    /// [`Mux::run`] with `input` on the command's standard input (else none, closed).
+    fn run_fed(&self, args: &[&str], input: Option<&[u8]>) -> Step {
+        let mut child = self
+            .command()
+            // Arguments may stand for raw bytes (see protocol::bytes_to_arg): pass the bytes.
+            .args(args.iter().map(|a| {
+                use std::os::unix::ffi::OsStringExt;
+                std::ffi::OsString::from_vec(zeropty::protocol::arg_to_bytes(a))
+            }))
             .spawn()
             .unwrap();
         let mut stdin = child.stdin.take().unwrap();
@@ -2991,5 +2998,187 @@ fn standard_input_reaches_load_buffer_and_source_file() {
     ];
     for (args, input) in script {
         assert_eq!(t.run_fed(args, *input), z.run_fed(args, *input), "{args:?}");
+    }
+}
+
+// ---- control mode ----
+
+/// A step of a control client's script.
+enum Ctl<'a> {
+    /// A line the control client sends.
+    Line(&'a str),
+    /// A command another client runs.
+    Run(&'a [&'a str]),
+}
+
+/// What a control client printed and how it ended.
+#[derive(Debug, PartialEq, Eq)]
+struct ControlRun {
+    code: Option<i32>,
+    out: Vec<String>,
+    err: String,
+}
+
+impl Mux {
+    /// Runs a control client (`-C ARGS`) through `steps`, each followed by a pause, then ends
+    /// its input.
+    fn control(&self, args: &[&str], steps: &[Ctl<'_>]) -> ControlRun {
+        let mut child = self.command().arg("-C").args(args).spawn().unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        std::thread::sleep(Duration::from_millis(400));
+        for step in steps {
+            match step {
+                Ctl::Line(line) => {
+                    let _ = stdin.write_all(format!("{line}\n").as_bytes());
+                }
+                Ctl::Run(args) => drop(self.run(args)),
+            }
+            std::thread::sleep(Duration::from_millis(400));
+        }
+        drop(stdin);
+        let o = child.wait_with_output().unwrap();
+        ControlRun {
+            code: o.status.code(),
+            out: control_lines(&String::from_utf8_lossy(&o.stdout)),
+            err: String::from_utf8_lossy(&o.stderr).into_owned(),
+        }
+    }
+}
+
+/// A control client's output as the tests compare it: the guard lines without their time and
+/// number (which differ between servers), and a pane's consecutive `%output` lines joined
+/// (how a program's output is cut into reads differs).
+fn control_lines(text: &str) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for line in text.lines() {
+        let words: Vec<&str> = line.split(' ').collect();
+        if let ["%begin" | "%end" | "%error", _, _, flags] = words[..] {
+            lines.push(format!("{} {flags}", words[0]));
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("%output ") {
+            let (pane, data) = rest.split_once(' ').unwrap_or((rest, ""));
+            let head = format!("%output {pane} ");
+            if let Some(last) = lines.last_mut().filter(|l| l.starts_with(&head)) {
+                last.push_str(data);
+                continue;
+            }
+        }
+        lines.push(line.to_string());
+    }
+    lines
+}
+
+#[test]
+fn control_guard_lines_are_read_without_times_and_output_joined() {
+    let text = "%begin 1796675798 260 0\nx\n%end 1796675798 260 0\n%output %1 a\\015\n%output %1 b\n%output %2 c\n";
+    assert_eq!(
+        control_lines(text),
+        [
+            "%begin 0",
+            "x",
+            "%end 0",
+            "%output %1 a\\015b",
+            "%output %2 c"
+        ]
+    );
+}
+
+/// A control client that makes its own session: command blocks, parse errors, new and
+/// closed windows, renames, the panes' output with its escapes, detaching with an empty line.
+#[test]
+fn control_mode_blocks_and_notifications_match_tmux() {
+    let (t, z) = both("ctl", "/bin/sh");
+    let steps = [
+        Ctl::Line("list-sessions -F '#{session_name} #{session_attached}'"),
+        Ctl::Line("display -p a ; display -p b"),
+        Ctl::Line("display -p c ; bogus ; display -p d"),
+        Ctl::Line("display -p -t nosuch:9 e"),
+        Ctl::Line("new-window -n w2 cat"),
+        Ctl::Line("rename-window foo"),
+        Ctl::Line("send-keys -l 'x\\y'"),
+        Ctl::Line("send-keys Enter"),
+        Ctl::Line("kill-window"),
+        Ctl::Line("list-windows -F '#{window_id} #{window_name} #{window_layout}'"),
+        Ctl::Line(""),
+        Ctl::Line("display -p never"),
+    ];
+    let args = [
+        "new-session",
+        "-s",
+        "x",
+        "-n",
+        "main",
+        "-x",
+        "90",
+        "-y",
+        "20",
+        "cat",
+    ];
+    assert_eq!(t.control(&args, &steps), z.control(&args, &steps));
+}
+
+/// A control client attached to a session others change: sizes from refresh-client -C,
+/// sessions made, renamed and killed, windows renamed, other panes' output, the end of its
+/// input.
+#[test]
+fn control_mode_hears_what_others_change_as_in_tmux() {
+    let (t, z) = both("ctlo", "/bin/sh");
+    let setup: [&[&str]; 2] = [
+        &[
+            "new-session",
+            "-d",
+            "-s",
+            "a",
+            "-n",
+            "one",
+            "-x",
+            "80",
+            "-y",
+            "24",
+            "cat",
+        ],
+        &["set", "-g", "automatic-rename", "off"],
+    ];
+    for args in setup {
+        assert_eq!(t.run(args), z.run(args));
+    }
+    let steps = [
+        Ctl::Line("refresh-client -C 100x30"),
+        Ctl::Run(&["new-session", "-d", "-s", "b", "-n", "two", "cat"]),
+        Ctl::Run(&["rename-session", "-t", "a", "aa"]),
+        Ctl::Run(&["rename-window", "-t", "aa:", "zz"]),
+        Ctl::Run(&["rename-window", "-t", "b:", "three"]),
+        Ctl::Line("list-windows -F '#{window_id} #{window_layout} #{window_flags}'"),
+        Ctl::Line(
+            "display -p '#{client_control_mode} #{client_width}x#{client_height} #{client_flags}'",
+        ),
+        Ctl::Line("refresh-client -C 0x3"),
+        Ctl::Line("refresh-client -C abc"),
+        Ctl::Run(&["send-keys", "-t", "aa:", "-l", "hello"]),
+        Ctl::Run(&["send-keys", "-t", "aa:", "Enter"]),
+        Ctl::Run(&["send-keys", "-t", "b:", "-l", "unheard"]),
+        Ctl::Run(&["send-keys", "-t", "b:", "Enter"]),
+        Ctl::Run(&["new-window", "-d", "-t", "aa:", "-n", "four", "cat"]),
+        Ctl::Run(&["select-window", "-t", "aa:four"]),
+        Ctl::Run(&["kill-session", "-t", "b"]),
+    ];
+    let run = |m: &Mux| m.control(&["attach-session", "-t", "a"], &steps);
+    assert_eq!(run(&t), run(&z));
+}
+
+/// Control clients whose command does not attach: the blocks, `%exit` and the status.
+#[test]
+fn control_mode_without_attaching_matches_tmux() {
+    let (t, z) = both("ctln", "/bin/sh");
+    let setup: &[&str] = &["new-session", "-d", "-s", "a", "cat"];
+    assert_eq!(t.run(setup), z.run(setup));
+    for args in [
+        &["list-sessions", "-F", "#{session_name}"][..],
+        &["attach-session", "-t", "nosuch"],
+        &["display-message", "-Z"],
+        &["display", "-p", "one", ";", "display", "-p", "two"],
+    ] {
+        assert_eq!(t.control(args, &[]), z.control(args, &[]), "{args:?}");
     }
 }

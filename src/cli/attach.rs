@@ -43,18 +43,37 @@ fn utf8_locale(env: &BTreeMap<String, String>) -> bool {
 /// Returns the exit status.
 pub fn run(conn: OwnedFd, argv: &[Vec<u8>], cwd: &str, env: &BTreeMap<String, String>) -> i32 {
     let (cols, rows) = tty::size(STDIN).unwrap_or((80, 24));
-    let terminal = ClientTerminal {
-        cols: cols as u32,
-        rows: rows as u32,
+    let terminal = client_terminal(env, cols as u32, rows as u32);
+    let line = protocol::attach_request_line(argv, cwd, env, &terminal, false);
+    match send_request(&conn, &line, 2) {
+        Err(code) => code,
+        Ok(rest) => attached(conn, rest),
+    }
+}
+
+/// The terminal a client brings, as the server is told of it.
+pub(super) fn client_terminal(
+    env: &BTreeMap<String, String>,
+    cols: u32,
+    rows: u32,
+) -> ClientTerminal {
+    ClientTerminal {
+        cols,
+        rows,
         term: env.get("TERM").cloned().unwrap_or_else(|| "unknown".into()),
         tty: tty::name(STDIN).unwrap_or_default(),
         pid: std::process::id(),
         utf8: utf8_locale(env),
-    };
-    let line = protocol::attach_request_line(argv, cwd, env, &terminal);
-    if fd::write_all(conn.as_raw_fd(), &line).is_err() {
+    }
+}
+
+/// Sends a request that may attach and prints its reply's output and its errors (on
+/// `errors_to`: 2, or 1 for a control client, whose errors tmux prints as output). `Ok` with
+/// the bytes read past the reply when it attached the client, else `Err` with the exit status.
+pub(super) fn send_request(conn: &OwnedFd, line: &[u8], errors_to: i32) -> Result<Vec<u8>, i32> {
+    if fd::write_all(conn.as_raw_fd(), line).is_err() {
         eprintln!("server exited unexpectedly");
-        return 1;
+        return Err(1);
     }
     let mut buf = Vec::new();
     let mut chunk = [0u8; 65536];
@@ -66,27 +85,26 @@ pub fn run(conn: OwnedFd, argv: &[Vec<u8>], cwd: &str, env: &BTreeMap<String, St
             Ok(n) if n > 0 => buf.extend_from_slice(&chunk[..n]),
             _ => {
                 eprintln!("server exited unexpectedly");
-                return 1;
+                return Err(1);
             }
         }
     };
     let reply = &buf[..nl];
     let Ok((code, out, err)) = protocol::parse_reply(reply) else {
         eprintln!("server exited unexpectedly");
-        return 1;
+        return Err(1);
     };
     let _ = std::io::stdout().write_all(&out);
     let _ = std::io::stdout().flush();
-    let _ = std::io::stderr().write_all(&err);
+    let _ = fd::write_all(errors_to, &err);
     if !protocol::reply_attached(reply) {
-        return code;
+        return Err(code);
     }
-    let rest = buf[nl + 1..].to_vec();
-    attached(conn, rest)
+    Ok(buf[nl + 1..].to_vec())
 }
 
 /// Why the client stopped: exit status, whether to SIGHUP the parent, message.
-type Leave = (u8, bool, String);
+pub(super) type Leave = (u8, bool, String);
 
 fn attached(conn: OwnedFd, mut inbuf: Vec<u8>) -> i32 {
     let signals = tty::Signals::catch(&[tty::SIGWINCH, tty::SIGTERM, tty::SIGHUP]).ok();
@@ -106,7 +124,7 @@ fn attached(conn: OwnedFd, mut inbuf: Vec<u8>) -> i32 {
     status as i32
 }
 
-fn send(sock: i32, kind: u8, payload: &[u8]) -> bool {
+pub(super) fn send(sock: i32, kind: u8, payload: &[u8]) -> bool {
     let mut frame = Vec::with_capacity(payload.len() + 5);
     protocol::push_frame(&mut frame, kind, payload);
     fd::write_all(sock, &frame).is_ok()
@@ -123,6 +141,26 @@ fn send_size(sock: i32) -> bool {
     }
 }
 
+/// Handles the whole frames at the start of `inbuf`: those of kind `shown` are written to
+/// standard output; an exit frame (or a broken frame, or output that cannot be written) ends
+/// the client, with why.
+pub(super) fn take_frames(inbuf: &mut Vec<u8>, shown: u8) -> Option<Leave> {
+    loop {
+        let (kind, payload, used) = match protocol::parse_frame(inbuf) {
+            Ok(Some(frame)) => frame,
+            Ok(None) => return None,
+            Err(_) => return Some((1, false, "server exited unexpectedly".into())),
+        };
+        if kind == protocol::FRAME_EXIT {
+            return Some(protocol::parse_exit(payload));
+        }
+        if kind == shown && fd::write_all(STDOUT, payload).is_err() {
+            return Some((1, false, "lost tty".into()));
+        }
+        inbuf.drain(..used);
+    }
+}
+
 fn run_loop(sock: i32, inbuf: &mut Vec<u8>, signals: Option<&tty::Signals>) -> Leave {
     let lost_server = || (1, false, "server exited unexpectedly".to_string());
     // The size may have changed while the request was on its way.
@@ -131,21 +169,8 @@ fn run_loop(sock: i32, inbuf: &mut Vec<u8>, signals: Option<&tty::Signals>) -> L
     }
     let mut chunk = vec![0u8; 65536];
     loop {
-        loop {
-            match protocol::parse_frame(inbuf) {
-                Ok(Some((kind, payload, used))) => {
-                    match kind {
-                        protocol::FRAME_DRAW if fd::write_all(STDOUT, payload).is_err() => {
-                            return (1, false, "lost tty".into());
-                        }
-                        protocol::FRAME_EXIT => return protocol::parse_exit(payload),
-                        _ => {}
-                    }
-                    inbuf.drain(..used);
-                }
-                Ok(None) => break,
-                Err(_) => return lost_server(),
-            }
+        if let Some(leave) = take_frames(inbuf, protocol::FRAME_DRAW) {
+            return leave;
         }
         let sig_fd = signals.map_or(-1, |s| s.fd());
         let ready = match tty::wait_readable(&[STDIN, sock, sig_fd]) {

@@ -7,9 +7,11 @@
 //! `error connecting to PATH (REASON)`.
 //!
 //! A command that attaches (attach-session, new-session without `-d`) run from a terminal
-//! becomes an attached client (`attach`).
+//! becomes an attached client (`attach`); with `-C` (or `-CC`) the program is a control-mode
+//! client whatever its command (`control`).
 
 mod attach;
+mod control;
 
 use crate::engine::{cmdline, commands};
 use crate::protocol;
@@ -30,6 +32,8 @@ struct Global {
     config: Vec<String>,
     shell_command: Option<String>,
     version: bool,
+    /// How many times `-C` was given: control mode, and `-CC` its DCS-wrapped form.
+    control: usize,
     args: Vec<String>,
 }
 
@@ -40,6 +44,7 @@ fn parse_global(argv: &[String]) -> Result<Global, ()> {
         config: Vec::new(),
         shell_command: None,
         version: false,
+        control: 0,
         args: Vec::new(),
     };
     let mut i = 0;
@@ -57,7 +62,8 @@ fn parse_global(argv: &[String]) -> Result<Global, ()> {
         while j < flags.len() {
             let c = flags[j];
             match c {
-                '2' | 'C' | 'D' | 'l' | 'N' | 'u' | 'v' => {}
+                'C' => g.control += 1,
+                '2' | 'D' | 'l' | 'N' | 'u' | 'v' => {}
                 'V' => g.version = true,
                 'c' | 'f' | 'L' | 'S' | 'T' => {
                     let rest: String = flags[j + 1..].iter().collect();
@@ -260,6 +266,9 @@ fn client(g: &Global, args: &[String]) -> i32 {
         .collect();
     // Arguments carry bytes that are not UTF-8 escaped (see protocol::bytes_to_arg).
     let argv: Vec<Vec<u8>> = args.iter().map(|a| protocol::arg_to_bytes(a)).collect();
+    if g.control > 0 {
+        return control::run(conn, &argv, &cwd, &env, g.control > 1);
+    }
     // A command that attaches takes over the terminal, if there is one; without one the
     // request goes as usual and the server answers as tmux does (`not a terminal`).
     if commands::attaches(args) && attach::have_terminal() {

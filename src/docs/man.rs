@@ -519,7 +519,12 @@ const INTRODUCTION: &[ProseSection] = &[
             "Flags before the command apply to the program itself. They are tmux's; those zeropty \
              has no use for are accepted and ignored, so command lines written for tmux keep \
              working.",
-            "`-2`, `-C`, `-D`, `-l`, `-N`, `-u`, `-v` :: Accepted and ignored.",
+            "`-2`, `-D`, `-l`, `-N`, `-u`, `-v` :: Accepted and ignored.",
+            "`-C` :: Control mode (see `CONTROL MODE`): the program reads commands from its \
+             standard input and prints their output and the server's notifications as tmux's \
+             control mode does. Given twice (`-CC`), standard input must be a terminal, which is \
+             set to raw mode, and the output is wrapped in the `ESC P 1000 p` ... `ESC \\` \
+             sequence terminals that speak the protocol look for.",
             "`-c` shell-command :: Run shell-command with the user's shell (`SHELL`, else the \
              login shell, else /bin/sh) instead of a command, and exit with its status.",
             "`-f` file :: Read this configuration file when the server starts, instead of \
@@ -771,8 +776,43 @@ const REFERENCE: &[ProseSection] = &[
              parent, and the message to print); the client sends `I` (bytes read from the \
              terminal) and `R` (its new size, columns and rows, 2 bytes each). Frames of other \
              types are ignored.",
+            "A control-mode client (`-C`) adds `\"control\":true` to the request that may \
+             attach: each command's output comes between guard lines (see `CONTROL MODE`), and \
+             once attached it sends `I` frames of command lines and `E` (its input ended) and \
+             is sent `T` frames (the lines it prints, never dropped) and `X`.",
             "From a shell, with socat(1):",
             "> echo '{\"argv\":[\"has-session\",\"-t\",\"work\"]}' | socat - UNIX-CONNECT:/tmp/zeropty-$(id -u)/default",
+        ],
+    ),
+    (
+        "CONTROL MODE",
+        &[
+            "`zeropty -C` is tmux's control mode, for programs that drive the server through one \
+             long-lived client: it runs its command (`new-session` when none is given) and, if \
+             that attached it, reads command lines from its standard input and prints, for \
+             each command, its output between a `%begin TIME NUMBER FLAGS` line and an `%end` \
+             line with the same three numbers (`%error` when the command failed, with the error \
+             inside). FLAGS is 0 for the commands of the command line, 1 for those read from \
+             standard input. A line that does not parse is one `%error` block reading `parse \
+             error: ...`. An empty line, or the end of standard input, detaches; the program \
+             then prints `%exit` (and a reason, `too far behind`, when the server let it go \
+             for not reading) and exits 1 if a command it ran failed, else 0.",
+            "Between blocks come notifications, as tmux words them: `%output %PANE TEXT` (what \
+             the programs of the client's session write: bytes below a space and backslashes \
+             as three-digit octal escapes), `%session-changed $ID NAME`, \
+             `%client-session-changed CLIENT $ID NAME`, `%client-detached CLIENT`, \
+             `%sessions-changed`, `%session-renamed $ID NAME`, `%session-window-changed $ID @ID`, \
+             `%window-add @ID`, `%unlinked-window-add @ID`, `%unlinked-window-close @ID`, \
+             `%window-renamed @ID NAME`, `%unlinked-window-renamed @ID NAME` and \
+             `%layout-change @ID LAYOUT VISIBLE-LAYOUT FLAGS`.",
+            "A control client does not size its session's windows until `refresh-client -C \
+             WIDTHxHEIGHT` gives it a size; `refresh-client -f no-output` stops its `%output`, \
+             `refresh-client -A %ID:off` a pane's. It reads changes as they stand at the end of \
+             each command and of each turn of the server: a change undone within one turn is \
+             not reported, and several changes of one thing are reported once. Output of \
+             `run-shell` and subscriptions (`refresh-client -B`, `%subscription-changed`), \
+             `%pause` and `%continue`, and `%pane-mode-changed` are not sent.",
+            "> printf 'list-windows\\n' | zeropty -C attach -t work",
         ],
     ),
     (
@@ -2027,11 +2067,13 @@ const COMMAND_DOCS: &[CommandDoc] = &[
         flags: &[
             (
                 'A',
-                "For control clients: fails with `not a control client`.",
+                "For control clients: `%ID:on` or `%ID:off` turns the `%output` of a pane \
+                 on or off (others: `not a control client`).",
             ),
             (
                 'B',
-                "For control clients: fails with `not a control client`.",
+                "For control clients: a subscription, accepted and not acted on (others: \
+                 `not a control client`).",
             ),
             (
                 'c',
@@ -2039,7 +2081,9 @@ const COMMAND_DOCS: &[CommandDoc] = &[
             ),
             (
                 'C',
-                "For control clients: fails with `not a control client`.",
+                "For control clients: their size, `WIDTHxHEIGHT` or `WIDTH,HEIGHT`; from then \
+                 on they size their session's windows as a terminal would (others: `not a \
+                 control client`).",
             ),
             (
                 'D',
@@ -2047,7 +2091,8 @@ const COMMAND_DOCS: &[CommandDoc] = &[
             ),
             (
                 'f',
-                "Client flags to set: read-only, ignore-size (a ! prefix clears one).",
+                "Client flags to set: read-only, ignore-size, and no-output for a control client (a \
+                 ! prefix clears one).",
             ),
             ('F', "The same as -f."),
             ('l', "Accepted; the clipboard is not asked for."),

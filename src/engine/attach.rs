@@ -45,6 +45,7 @@
 //! client's prompt is released (declined) when that client leaves.
 
 use super::commands::FormatValues;
+use super::control::{Control, Seen};
 use super::copy_mode::{CopyMode, Mark};
 use super::format;
 use super::key_bindings::Binding;
@@ -70,6 +71,14 @@ pub enum Exit {
     Exited,
     /// kill-server.
     ServerExited,
+    /// A control client's end, whatever the cause: the lines it had not been sent yet, then
+    /// it prints `%exit` and the reason (empty but for `too far behind`), and exits with the
+    /// status (1 once a command it ran failed).
+    Control {
+        text: Vec<u8>,
+        reason: String,
+        status: u8,
+    },
 }
 
 impl Exit {
@@ -85,12 +94,16 @@ impl Exit {
             }
             Exit::Exited => "exited".into(),
             Exit::ServerExited => "server exited".into(),
+            Exit::Control { reason, .. } => reason.clone(),
         }
     }
 
     /// The client's exit status (tmux's client exits 1 only when the server went away).
     pub fn status(&self) -> u8 {
-        matches!(self, Exit::ServerExited) as u8
+        match self {
+            Exit::Control { status, .. } => *status,
+            exit => matches!(exit, Exit::ServerExited) as u8,
+        }
     }
 
     pub fn hup_parent(&self) -> bool {
@@ -106,6 +119,8 @@ pub struct AttachFlags {
     /// `-d`: detach the session's other clients; `-x` also sends their parents SIGHUP.
     pub detach_others: bool,
     pub hup_others: bool,
+    /// A control client's `no-output`.
+    pub no_output: bool,
 }
 
 /// How a window's size follows its session's clients.
@@ -202,6 +217,8 @@ pub struct Client {
     pub(super) held_input: Vec<u8>,
     /// Clock mode shown in place of the pane (`engine/client_clock.rs`).
     pub(super) clock: Option<super::clock::Clock>,
+    /// A control-mode client's state (`engine/control.rs`): such a client is never drawn.
+    pub(super) control: Option<Box<Control>>,
 }
 
 /// Most input held for a client while its commands wait; a terminal that sends more meanwhile
@@ -209,6 +226,12 @@ pub struct Client {
 pub(super) const HELD_INPUT_LIMIT: usize = 1 << 20;
 
 impl Client {
+    /// Whether the client's size counts for its session's windows: not with ignore-size, nor
+    /// for a control client refresh-client -C has not sized.
+    fn sizes_windows(&self) -> bool {
+        !self.ignore_size && self.control.as_ref().is_none_or(|ctl| ctl.sized)
+    }
+
     fn hold_input(&mut self, bytes: &[u8]) {
         let room = HELD_INPUT_LIMIT.saturating_sub(self.held_input.len());
         self.held_input
@@ -239,6 +262,14 @@ pub struct Clients {
     /// When each session was last attached, switched to or typed in, as a sequence number:
     /// sessions' activity times are whole seconds, and tmux tells apart events within one.
     session_seq: std::collections::HashMap<u32, u64>,
+    /// Commands run with control mode's guard lines so far (the lines' NUMBER).
+    pub(super) commands_run: u32,
+    /// What a control client's request found before it ran: the client, once attached, is
+    /// told what the request changed.
+    pub(super) control_before: Option<(u64, Seen)>,
+    /// Sessions killed (not ended by their last program) since control clients were last
+    /// told: tmux reports their windows' close after `%sessions-changed`.
+    pub(super) sessions_killed: Vec<u32>,
 }
 
 impl Clients {
@@ -453,9 +484,17 @@ impl Engine {
         }
         let now = self.host.wall_time();
         let seq = self.clients.bump();
-        self.clients
-            .list
-            .push(new_client(conn, t, sid, now, seq, flags));
+        let mut client = new_client(conn, t, sid, now, seq, flags);
+        if ctx.req.control.is_some() {
+            let seen = match self.clients.control_before.take() {
+                Some((before, seen)) if before == conn => seen,
+                _ => Seen::of(self, conn),
+            };
+            // Unsized until refresh-client -C: tmux's default for a control client.
+            (client.cols, client.rows) = (80, 24);
+            client.control = Some(Box::new(Control::new(seen)));
+        }
+        self.clients.list.push(client);
         self.clients.touch_session(sid);
         self.sessions[si].activity = now;
         self.sessions[si].last_attached = now;
@@ -505,19 +544,31 @@ impl Engine {
 
     /// Ends a client's attachment with "detached".
     pub fn detach_client(&mut self, conn: u64, hup: bool) {
+        let Some(c) = self.clients.get(conn) else {
+            return;
+        };
+        let sid = c.session;
+        let session = self
+            .session_index(sid)
+            .map(|si| self.sessions[si].name.clone())
+            .unwrap_or_default();
+        self.let_go(conn, Exit::Detached { session, hup });
+        self.client_hook("client-detached", sid);
+    }
+
+    /// Ends a client's attachment: it leaves the list and is told why (a control client
+    /// only that it ends).
+    pub(super) fn let_go(&mut self, conn: u64, exit: Exit) {
+        if self.is_control(conn) {
+            // What changed before it left, it hears.
+            self.control_notify_all();
+        }
         let Some(pos) = self.clients.list.iter().position(|c| c.conn == conn) else {
             return;
         };
         let c = self.clients.list.remove(pos);
-        let session = self
-            .session_index(c.session)
-            .map(|si| self.sessions[si].name.clone())
-            .unwrap_or_default();
-        self.clients
-            .exits
-            .push((conn, Exit::Detached { session, hup }));
+        self.clients.exits.push((conn, exit_for(c, exit)));
         self.sync_clients();
-        self.client_hook("client-detached", c.session);
     }
 
     /// Detaches every client of a session, except `keep`.
@@ -648,8 +699,12 @@ impl Engine {
 
     /// The server is stopping: every client is told so.
     pub fn end_all_clients(&mut self) {
+        self.control_notify_all();
         for c in std::mem::take(&mut self.clients.list) {
-            self.clients.exits.push((c.conn, Exit::ServerExited));
+            let conn = c.conn;
+            self.clients
+                .exits
+                .push((conn, exit_for(c, Exit::ServerExited)));
         }
     }
 
@@ -735,41 +790,58 @@ impl Engine {
             let Some(si) = self.session_index(sid) else {
                 continue;
             };
-            let sizing: Vec<(u32, u32, u64)> = self
-                .clients
-                .list
-                .iter()
-                .filter(|c| c.session == sid && !c.ignore_size)
-                .map(|c| {
-                    let (cols, rows) = self.window_size_for(Some(si), c.cols, c.rows);
-                    (cols, rows, c.activity_seq)
-                })
-                .collect();
-            if sizing.is_empty() {
-                continue;
-            }
             for wi in 0..self.sessions[si].windows.len() {
-                let size = match self.window_size_policy(si, wi) {
-                    SizePolicy::Manual => continue,
-                    SizePolicy::Smallest => sizing
-                        .iter()
-                        .map(|&(c, r, _)| (c, r))
-                        .reduce(|a, b| (a.0.min(b.0), a.1.min(b.1))),
-                    SizePolicy::Largest => sizing
-                        .iter()
-                        .map(|&(c, r, _)| (c, r))
-                        .reduce(|a, b| (a.0.max(b.0), a.1.max(b.1))),
-                    SizePolicy::Latest => sizing
-                        .iter()
-                        .max_by_key(|&&(_, _, seq)| seq)
-                        .map(|&(c, r, _)| (c, r)),
+                let policy = self.window_size_policy(si, wi);
+                let Some((cols, rows)) = self.clients_window_size(si, policy) else {
+                    continue;
                 };
-                let Some((cols, rows)) = size else { continue };
                 let t = &self.sessions[si].windows[wi].pane.term;
                 if (t.cols(), t.rows()) != (cols, rows) {
                     self.resize_pane(si, wi, cols, rows);
                 }
             }
+        }
+    }
+
+    /// The size a new window of session `si` takes from the session's clients (none when
+    /// nobody sizes it, or `window-size` is `manual`), so it starts at the size they would
+    /// give it rather than being resized as soon as it starts.
+    pub(super) fn new_window_size(&self, si: usize) -> Option<(u32, u32)> {
+        let policy = match self.options.get("window-size") {
+            Some("manual") => SizePolicy::Manual,
+            Some("largest") => SizePolicy::Largest,
+            _ => SizePolicy::Smallest,
+        };
+        self.clients_window_size(si, policy)
+    }
+
+    /// The size session `si`'s clients give a window that follows `policy`.
+    fn clients_window_size(&self, si: usize, policy: SizePolicy) -> Option<(u32, u32)> {
+        let sid = self.sessions[si].id;
+        let sizing = self
+            .clients
+            .list
+            .iter()
+            .filter(|c| c.session == sid && c.sizes_windows())
+            .map(|c| {
+                // A control client has no status line to leave room for.
+                let (cols, rows) = match c.control {
+                    Some(_) => (c.cols, c.rows),
+                    None => self.window_size_for(Some(si), c.cols, c.rows),
+                };
+                (cols, rows, c.activity_seq)
+            });
+        match policy {
+            SizePolicy::Manual => None,
+            SizePolicy::Smallest => sizing
+                .map(|(c, r, _)| (c, r))
+                .reduce(|a, b| (a.0.min(b.0), a.1.min(b.1))),
+            SizePolicy::Largest => sizing
+                .map(|(c, r, _)| (c, r))
+                .reduce(|a, b| (a.0.max(b.0), a.1.max(b.1))),
+            SizePolicy::Latest => sizing
+                .max_by_key(|&(_, _, seq)| seq)
+                .map(|(c, r, _)| (c, r)),
         }
     }
 
@@ -828,6 +900,8 @@ impl Engine {
         if self.clients.is_empty() {
             return;
         }
+        // Before clients of sessions that ended leave, so their control clients hear it.
+        self.control_notify_all();
         let orphans: Vec<u64> = self
             .clients
             .list
@@ -843,11 +917,7 @@ impl Engine {
             };
             match next {
                 Some(si) => self.switch_client(conn, si),
-                None => {
-                    self.clients.list.retain(|c| c.conn != conn);
-                    self.clients.exits.push((conn, Exit::Exited));
-                    self.sync_clients();
-                }
+                None => self.let_go(conn, Exit::Exited),
             }
         }
         // And those that the prompts of clients whose session ended released.
@@ -890,6 +960,7 @@ impl Engine {
             self.clients.next_status = now + secs.clamp(1, 3600) * 1000;
             self.clients.touch_all();
         }
+        self.control_tick();
     }
 
     /// When a client that can be written to next needs drawing (monotonic ms).
@@ -900,7 +971,7 @@ impl Engine {
         self.clients
             .list
             .iter()
-            .filter(|c| c.dirty && writable(c.conn))
+            .filter(|c| c.dirty && c.control.is_none() && writable(c.conn))
             .map(|c| c.last_draw.map_or(0, |t| t + FRAME_INTERVAL_MS))
             .chain(
                 self.clients
@@ -942,7 +1013,10 @@ impl Engine {
     pub fn client_frame(&mut self, conn: u64) -> Option<Vec<u8>> {
         let now = self.host.now_ms();
         let c = self.clients.get(conn)?;
-        if !c.dirty || c.last_draw.is_some_and(|t| now < t + FRAME_INTERVAL_MS) {
+        if c.control.is_some()
+            || !c.dirty
+            || c.last_draw.is_some_and(|t| now < t + FRAME_INTERVAL_MS)
+        {
             return None;
         }
         self.follow_history(conn);
@@ -982,6 +1056,10 @@ impl Engine {
 
     /// Bytes typed on a client's terminal.
     pub fn client_input(&mut self, conn: u64, bytes: &[u8]) {
+        if self.is_control(conn) {
+            self.control_input(conn, bytes);
+            return;
+        }
         let now = self.host.wall_time();
         let seq = self.clients.bump();
         let waits = self.waits.client_run_waits(conn);
@@ -1434,6 +1512,7 @@ impl Engine {
             terminal: None,
             stdin: None,
             pid: self.clients.get(conn).map_or(0, |c| c.pid),
+            control: self.is_control(conn).then_some(1),
         };
         match self.run_commands_as(&req, cmds, false) {
             Some(reply) => self.client_run_ended(conn, &reply),
@@ -1445,6 +1524,10 @@ impl Engine {
 
     /// Reads what the client typed while its commands waited.
     pub(super) fn read_held_input(&mut self, conn: u64) {
+        if self.is_control(conn) {
+            self.control_run_lines(conn);
+            return;
+        }
         if let Some(held) = self
             .clients
             .get_mut(conn)
@@ -1459,7 +1542,9 @@ impl Engine {
     /// Commands a client ran ended: what they printed shows in place of the pane, as tmux's
     /// view mode shows it (their errors showed on the status line as they came).
     pub(super) fn client_run_ended(&mut self, conn: u64, reply: &super::Reply) {
-        if !reply.out.is_empty() {
+        if self.is_control(conn) {
+            self.control_run_ended(conn, reply);
+        } else if !reply.out.is_empty() {
             self.show_output(conn, &reply.out);
         }
     }
@@ -1983,6 +2068,24 @@ fn new_client(
         held_input: Vec::new(),
         clock: None,
         drag: None,
+        control: None,
+    }
+}
+
+/// How a client is told its attachment ended: a control client gets what it had not been
+/// sent, and only that it ended (or why, when it fell too far behind).
+fn exit_for(c: Client, exit: Exit) -> Exit {
+    let Some(ctl) = c.control else {
+        return exit;
+    };
+    let reason = match exit {
+        Exit::Control { reason, .. } => reason,
+        _ => String::new(),
+    };
+    Exit::Control {
+        text: ctl.out,
+        reason,
+        status: ctl.failed as u8,
     }
 }
 

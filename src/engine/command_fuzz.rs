@@ -411,11 +411,16 @@ fn random_keys(rng: &mut Rng) -> Vec<u8> {
 /// The attached client of the run: a 30x8 terminal on the first session.
 const ATTACHED: u64 = 7;
 
-fn attach(e: &mut Engine) {
+/// The control-mode client of the run (`-C`), on the first session.
+const CONTROL: u64 = 9;
+
+/// Attaches `client` to the first session, a control client with `control`.
+fn attach(e: &mut Engine, client: u64, control: Option<u8>) {
     let req = Request {
         argv: vec!["attach-session".into(), "-t".into(), "a".into()],
         cwd: "/".into(),
-        client: Some(ATTACHED),
+        client: Some(client),
+        control,
         terminal: Some(crate::protocol::ClientTerminal {
             cols: 30,
             rows: 8,
@@ -437,6 +442,25 @@ fn check_keys(e: &mut Engine, asking: &mut Asking, keys: &[u8], step: &str) {
         e.client_input(ATTACHED, keys);
         e.clients_tick();
         e.client_frame(ATTACHED);
+    }))
+    .unwrap_or_else(|_| panic!("the engine panicked on {shown}"));
+    check_finished(e, asking, &shown);
+    check_listing(e, &shown);
+}
+
+/// The control client sends a command line (its words joined by spaces: what they parse to
+/// matters less than that anything may come), failing with `step` when the engine panics or
+/// stops listing its sessions.
+fn check_control(e: &mut Engine, asking: &mut Asking, argv: &[String], step: &str) {
+    let line = format!("{}\n", argv.join(" "));
+    let shown = format!("control line {line:?} at {step}");
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        if !e.is_control(CONTROL) {
+            attach(e, CONTROL, Some(0));
+        }
+        e.client_input(CONTROL, line.as_bytes());
+        e.clients_tick();
+        e.control_text(CONTROL);
     }))
     .unwrap_or_else(|_| panic!("the engine panicked on {shown}"));
     check_finished(e, asking, &shown);
@@ -484,7 +508,7 @@ fn populated() -> (Engine, Rc<RefCell<World>>) {
             String::from_utf8_lossy(&reply.err)
         );
     }
-    attach(&mut e);
+    attach(&mut e, ATTACHED, None);
     (e, world)
 }
 
@@ -649,10 +673,14 @@ fn random_command_lines_leave_the_engine_answering() {
             }
             3 => {
                 if !e.clients.is_attached(ATTACHED) {
-                    attach(&mut e);
+                    attach(&mut e, ATTACHED, None);
                 }
                 let step = format!("step {lines} of ZEROPTY_FUZZ_SEED={seed:#x}");
                 check_keys(&mut e, &mut asking, &random_keys(&mut rng), &step);
+            }
+            4 => {
+                let step = format!("step {lines} of ZEROPTY_FUZZ_SEED={seed:#x}");
+                check_control(&mut e, &mut asking, &random_line(&mut rng), &step);
             }
             2 if !world.borrow().jobs.is_empty() => {
                 // A job ends (one that ended already is reported again: a stray report).

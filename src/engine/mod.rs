@@ -22,6 +22,7 @@ pub mod clock;
 pub mod cmdline;
 pub mod cold;
 pub mod commands;
+pub mod control;
 pub mod copy_mode;
 pub mod format;
 pub mod freezer;
@@ -79,6 +80,10 @@ pub struct Request {
     /// The client's process, which names a client that is not attached (`client-PID`) in
     /// the message log.
     pub pid: u32,
+    /// From a control-mode client (`engine/control.rs`): each command's output and errors are
+    /// framed by guard lines with these flags (0 for the command line it started with, 1 for
+    /// the lines it sends), and a command that attaches makes it a control client.
+    pub control: Option<u8>,
 }
 
 /// A command's result: exit code, standard output, standard error.
@@ -111,6 +116,16 @@ pub struct Ctx<'a> {
     /// The exit status a command gives the client (`run-shell`: its job's), unless a later
     /// command fails.
     pub exit_code: Option<i32>,
+}
+
+/// Ends a control-mode command's block: its errors (kept apart while it ran) go inside it,
+/// then `%end`, or `%error` when it failed.
+fn close_guard(ctx: &mut Ctx<'_>, (time, number): (i64, u32), flags: u8, failed: bool) {
+    let errors = std::mem::take(&mut ctx.err);
+    ctx.out.extend_from_slice(&errors);
+    let word = if failed { "error" } else { "end" };
+    let end = format!("%{word} {time} {number} {flags}\n");
+    ctx.out.extend_from_slice(end.as_bytes());
 }
 
 impl<'a> Ctx<'a> {
@@ -302,6 +317,12 @@ impl Engine {
     /// Runs one client request; `None` when its answer comes later, from
     /// [`Engine::take_finished`] under the request's client id.
     pub fn submit(&mut self, req: &Request) -> Option<Reply> {
+        if let Some(conn) = req
+            .client
+            .filter(|&c| req.control.is_some() && !self.is_control(c))
+        {
+            self.clients.control_before = Some((conn, control::Seen::of(self, conn)));
+        }
         let reply = self.run_as(req, false);
         self.resume_ready();
         reply.map(|r| self.with_config_errors(r))
@@ -358,6 +379,7 @@ impl Engine {
             config,
             exit_code: None,
             attached: None,
+            open_guard: None,
         };
         let run = if config {
             run
@@ -390,10 +412,23 @@ impl Engine {
         };
         let mut code = 0;
         let mut stopped_at = None;
+        let guards = run.req.control;
+        if let (Some(flags), Some(open)) = (guards, run.open_guard.take()) {
+            // The command that waited has ended.
+            let failed = !ctx.err.is_empty() || ctx.exit_code.is_some_and(|c| c != 0);
+            close_guard(&mut ctx, open, flags, failed);
+        }
+        let mut open_guard = None;
         for (i, argv) in run.cmds.iter().enumerate().skip(run.next) {
             if argv.is_empty() {
                 continue;
             }
+            let guard = guards.map(|flags| {
+                let (time, number) = self.next_command_guard();
+                let begin = format!("%begin {time} {number} {flags}\n");
+                ctx.out.extend_from_slice(begin.as_bytes());
+                (time, number)
+            });
             let reported = ctx.err.len();
             let ran = commands::run(self, &mut ctx, argv);
             if let Err(e) = &ran {
@@ -406,6 +441,13 @@ impl Engine {
                 errors
                     .lines()
                     .for_each(|line| self.report_error(ctx.req, line));
+            }
+            if let (Some(flags), Some(open)) = (guards, guard) {
+                if ctx.suspended {
+                    open_guard = Some(open);
+                } else {
+                    close_guard(&mut ctx, open, flags, ran.is_err());
+                }
             }
             if ran.is_err() {
                 code = 1;
@@ -428,6 +470,7 @@ impl Engine {
             (Some(next), Some(waiter)) => {
                 run.cmds.splice(next..next, deferred);
                 run.next = next;
+                run.open_guard = open_guard;
                 run.out = out;
                 run.err = err;
                 run.exit_code = exit_code;
@@ -445,6 +488,10 @@ impl Engine {
         let Some(conn) = req.client else {
             return;
         };
+        if req.control.is_some() {
+            // A control client reads its errors in the command's block.
+            return;
+        }
         if self.clients.is_attached(conn) {
             self.show_error(conn, error);
         } else {
@@ -810,6 +857,7 @@ impl Engine {
             session: Some(s.id),
             pane: None,
         });
+        self.note_session_killed(s.id);
         for mut w in s.windows {
             self.hang_up(&mut w.pane);
         }

@@ -100,6 +100,9 @@ pub struct Pane {
     waiting_writable: bool,
     /// `pipe-pane`'s command, if one is open (boxed: few panes have one).
     pub pipe: Option<Box<PanePipe>>,
+    /// A copy of the output for control clients (`engine/control.rs`), kept while one on
+    /// the pane's session wants it and emptied at the end of each turn.
+    pub control_copy: Option<Vec<u8>>,
     /// Output read ahead and not parsed yet (a busy writer's; empty and unallocated otherwise).
     backlog: Vec<u8>,
     /// When output was last read ahead (monotonic ms).
@@ -172,6 +175,7 @@ impl Pane {
             pending_signals: Vec::new(),
             waiting_writable: false,
             pipe: None,
+            control_copy: None,
             backlog: Vec::new(),
             read_ahead_at: 0,
             silent_after_frames: false,
@@ -348,15 +352,23 @@ impl Pane {
         total
     }
 
+    /// Whether what the program writes is copied somewhere (a pipe, control clients): its
+    /// output is then read as soon as it comes.
+    pub fn copied(&self) -> bool {
+        self.pipe.is_some() || self.control_copy.is_some()
+    }
+
+    fn copies(&mut self) -> Copies<'_> {
+        Copies::of(&mut self.pipe, &mut self.control_copy)
+    }
+
     fn take_output(&mut self, data: &[u8]) {
         if self.backend == Backend::Pty {
-            if let Some(p) = self.pipe.as_mut() {
-                p.copy(data);
-            }
+            self.copies().copy(data);
             self.term.feed(data);
             return;
         }
-        let pipe = &mut self.pipe;
+        let mut copies = Copies::of(&mut self.pipe, &mut self.control_copy);
         let term = &mut self.term;
         let termios = &mut self.termios;
         let foreground = &mut self.foreground;
@@ -367,7 +379,7 @@ impl Pane {
             Piece::Output(bytes) => {
                 // The line discipline follows the cursor column, as Linux does for tab erase.
                 ldisc.program_output(termios, bytes);
-                feed_processed(term, termios, bytes, &mut scratch, pipe.as_deref_mut())
+                feed_processed(term, termios, bytes, &mut scratch, &mut copies)
             }
             Piece::Event(ShimEvent::Termios(t)) => {
                 ldisc.set_termios(termios, &t, &mut actions);
@@ -382,10 +394,10 @@ impl Pane {
     fn flush_held(&mut self) {
         let term = &mut self.term;
         let termios = self.termios;
-        let pipe = &mut self.pipe;
+        let mut copies = Copies::of(&mut self.pipe, &mut self.control_copy);
         let mut scratch = Vec::new();
         self.scanner
-            .flush(|b| feed_processed(term, &termios, b, &mut scratch, pipe.as_deref_mut()));
+            .flush(|b| feed_processed(term, &termios, b, &mut scratch, &mut copies));
     }
 
     fn after_output(&mut self, os: &mut dyn Programs, now_ms: u64) {
@@ -477,7 +489,7 @@ impl Pane {
         let want = Watch {
             readable: !self.output_stopped && !self.eof && !self.deferred,
             writable,
-            prompt: writable || self.busy || self.shown || self.pipe.is_some(),
+            prompt: writable || self.busy || self.shown || self.copied(),
             steady: self.silent_after_frames && !self.busy,
         };
         os.watch(io, want);
@@ -535,9 +547,7 @@ impl Pane {
             match a {
                 LdAction::ToProgram(b) => self.input.extend_from_slice(&b),
                 LdAction::Echo(b) => {
-                    if let Some(p) = self.pipe.as_mut() {
-                        p.copy(&b);
-                    }
+                    self.copies().copy(&b);
                     self.term.feed(&b)
                 }
                 LdAction::Signal(sig) => self.pending_signals.push(sig),
@@ -552,19 +562,40 @@ impl Pane {
     }
 }
 
-/// Output processing as the kernel does with OPOST|ONLCR, then the screen (and a copy for the
-/// pane's pipe, which gets what a PTY would have given tmux).
+/// Where a pane's output is copied besides its screen: what a PTY would have given tmux.
+struct Copies<'a> {
+    pipe: Option<&'a mut PanePipe>,
+    control: Option<&'a mut Vec<u8>>,
+}
+
+impl<'a> Copies<'a> {
+    fn of(pipe: &'a mut Option<Box<PanePipe>>, control: &'a mut Option<Vec<u8>>) -> Self {
+        Copies {
+            pipe: pipe.as_deref_mut(),
+            control: control.as_mut(),
+        }
+    }
+
+    fn copy(&mut self, bytes: &[u8]) {
+        if let Some(p) = self.pipe.as_deref_mut() {
+            p.copy(bytes);
+        }
+        if let Some(c) = self.control.as_deref_mut() {
+            c.extend_from_slice(bytes);
+        }
+    }
+}
+
+/// Output processing as the kernel does with OPOST|ONLCR, then the screen (and the copies).
 fn feed_processed(
     term: &mut Terminal,
     termios: &Termios,
     bytes: &[u8],
     scratch: &mut Vec<u8>,
-    pipe: Option<&mut PanePipe>,
+    copies: &mut Copies<'_>,
 ) {
     if !termios.onlcr() || !bytes.contains(&b'\n') {
-        if let Some(p) = pipe {
-            p.copy(bytes);
-        }
+        copies.copy(bytes);
         term.feed(bytes);
         return;
     }
@@ -575,8 +606,6 @@ fn feed_processed(
         }
         scratch.push(b);
     }
-    if let Some(p) = pipe {
-        p.copy(scratch);
-    }
+    copies.copy(scratch);
     term.feed(scratch);
 }

@@ -221,7 +221,7 @@ impl Engine {
             pane.shown = viewed;
             // Hangup is reported even while readability is not watched (a deferred pane):
             // read it now, or the loop would be woken for it until the boundary.
-            if pane.deferred || (!pane.busy && (pane.shown || pane.pipe.is_some())) {
+            if pane.deferred || (!pane.busy && (pane.shown || pane.copied())) {
                 pane.drain_output(os, now);
                 return Verdict::Read;
             }

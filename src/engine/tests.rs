@@ -3,6 +3,7 @@
 //! engine's side of the host contract: when bytes reach programs, when output is read, what
 //! it asks the host to start.
 
+use super::attach::Exit;
 use super::os::{Backend, Clock, IoEvent, IoId, Programs, SpawnRequest, Spawned, User, Watch};
 use super::pane::BUSY_BYTES;
 use super::{Engine, Reply, Request};
@@ -1656,4 +1657,91 @@ fn a_binding_that_waits_for_a_job_goes_on_and_holds_later_bindings() {
     world.borrow_mut().now += super::attach::FRAME_INTERVAL_MS;
     let frame = String::from_utf8(e.client_frame(7).unwrap_or_default()).unwrap();
     assert!(frame.contains("done"), "{frame:?}");
+}
+
+/// Client 7's request from a control-mode client.
+fn control_request(argv: &[&str]) -> Request {
+    Request {
+        control: Some(0),
+        ..attach_request(argv)
+    }
+}
+
+/// What control client 7 is to be sent now, as text, with the guard lines' times left out.
+fn control_text(e: &mut Engine) -> String {
+    e.clients_tick();
+    let text = e.control_text(7).unwrap_or_default();
+    String::from_utf8_lossy(&text)
+        .lines()
+        .map(|l| match l.split(' ').collect::<Vec<_>>()[..] {
+            [guard @ ("%begin" | "%end" | "%error"), _, n, f] => format!("{guard} {n} {f}\n"),
+            _ => format!("{l}\n"),
+        })
+        .collect()
+}
+
+#[test]
+fn a_control_client_gets_command_blocks_notifications_and_output() {
+    let (mut e, world) = engine("/bin/sh");
+    let io = session(&mut e);
+    // The command line's commands: blocks with flags 0; the client is told what they did.
+    let reply = e.submit(&control_request(&["display", "-p", "x", ";", "attach"]));
+    let reply = reply.unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&reply.out),
+        "%begin T 1 0\nx\n%end T 1 0\n%begin T 2 0\n%end T 2 0\n"
+            .replace(" T ", &format!(" {} ", e.host.wall_time()))
+    );
+    assert!(reply.err.is_empty());
+    assert_eq!(control_text(&mut e), "%session-changed $0 a\n");
+    // An unsized control client sizes nothing: the window keeps its 20x5.
+    assert_eq!(
+        ok(
+            &mut e,
+            &["display", "-p", "#{window_width}x#{window_height}"]
+        ),
+        "20x5\n"
+    );
+    // Lines: a block per command, a parse error as one block, errors inside theirs.
+    e.client_input(
+        7,
+        b"display -p a ; display -p b\nbogus\nkill-window -t :9\nnew-window -d -n two prog\n",
+    );
+    assert_eq!(
+        control_text(&mut e),
+        "%begin 3 1\na\n%end 3 1\n%begin 4 1\nb\n%end 4 1\n\
+         %begin 5 1\nparse error: unknown command: bogus\n%error 5 1\n\
+         %begin 6 1\ncan't find window: 9\n%error 6 1\n\
+         %begin 7 1\n%end 7 1\n%window-add @1\n"
+    );
+    // Output of the session's programs as a terminal gives it (ONLCR), escaped; a size from
+    // refresh-client -C.
+    world.borrow_mut().program_writes(io, b"hi\\\n");
+    e.io_event(io, IoEvent::Readable);
+    e.client_input(7, b"refresh-client -C 30x8\n");
+    assert_eq!(
+        control_text(&mut e),
+        "%begin 8 1\n%end 8 1\n\
+         %layout-change @0 f9dd,30x8,0,0,0 f9dd,30x8,0,0,0 *\n\
+         %layout-change @1 f9de,30x8,0,0,1 f9de,30x8,0,0,1 \n\
+         %output %0 hi\\134\\015\\012\n"
+    );
+    // Another client's changes, then the end of the input: the client leaves.
+    ok(&mut e, &["rename-session", "-t", "a", "b"]);
+    e.control_input_ended(7);
+    let exits = e.clients.take_exits();
+    let [(
+        7,
+        Exit::Control {
+            text,
+            reason,
+            status,
+        },
+    )] = &exits[..]
+    else {
+        panic!("not one control client's exit: {exits:?}");
+    };
+    assert_eq!(text, b"%session-renamed $0 b\n");
+    assert_eq!(reason, "");
+    assert_eq!(*status, 1, "a command failed");
 }

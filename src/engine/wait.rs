@@ -40,6 +40,9 @@ pub struct Suspended {
     /// answer): what they print shows in place of the pane when they end, instead of going
     /// back as a reply.
     pub attached: Option<Option<super::keys::Key>>,
+    /// A control-mode command that waits: its block's guard (time and number), ended when
+    /// it goes on.
+    pub open_guard: Option<(i64, u32)>,
 }
 
 /// Channels, the requests suspended on them and replies ready for their clients.

@@ -50,29 +50,49 @@ impl RawMode {
     /// Raw mode as tmux sets it for a client's terminal: no line editing, echo, signals or
     /// output processing; reads return as soon as a byte is there.
     pub fn enter(fd: RawFd) -> io::Result<RawMode> {
+        RawMode::with(fd, |raw| {
+            raw.c_iflag &= !(libc::IXON
+                | libc::IXOFF
+                | libc::ICRNL
+                | libc::INLCR
+                | libc::IGNCR
+                | libc::IMAXBEL
+                | libc::ISTRIP);
+            raw.c_iflag |= libc::IGNBRK;
+            raw.c_oflag &= !(libc::OPOST | libc::ONLCR | libc::OCRNL | libc::ONLRET);
+            raw.c_lflag &= !(libc::IEXTEN
+                | libc::ICANON
+                | libc::ECHO
+                | libc::ECHOE
+                | libc::ECHONL
+                | libc::ECHOCTL
+                | libc::ECHOPRT
+                | libc::ECHOKE
+                | libc::ISIG);
+        })
+    }
+
+    /// The settings tmux's `-CC` client gives its terminal: raw, but carriage returns read as
+    /// newlines and newlines written as CR LF, so lines cross either way.
+    pub fn enter_control(fd: RawFd) -> io::Result<RawMode> {
+        RawMode::with(fd, |raw| {
+            // SAFETY: raw is a valid termios.
+            unsafe { libc::cfmakeraw(raw) };
+            raw.c_iflag = libc::ICRNL | libc::IXANY;
+            raw.c_oflag = libc::OPOST | libc::ONLCR;
+            raw.c_cflag = libc::CREAD | libc::CS8 | libc::HUPCL | (raw.c_cflag & libc::CBAUD);
+        })
+    }
+
+    /// Reads the terminal's settings, changes them with `adjust` (reads wait for one byte, no
+    /// timeout) and applies them; dropping the result restores them.
+    fn with(fd: RawFd, adjust: impl FnOnce(&mut libc::termios)) -> io::Result<RawMode> {
         // SAFETY: termios is plain data filled by tcgetattr.
         let mut saved: libc::termios = unsafe { std::mem::zeroed() };
         // SAFETY: saved is valid for writes.
         cvt(unsafe { libc::tcgetattr(fd, &mut saved) })?;
         let mut raw = saved;
-        raw.c_iflag &= !(libc::IXON
-            | libc::IXOFF
-            | libc::ICRNL
-            | libc::INLCR
-            | libc::IGNCR
-            | libc::IMAXBEL
-            | libc::ISTRIP);
-        raw.c_iflag |= libc::IGNBRK;
-        raw.c_oflag &= !(libc::OPOST | libc::ONLCR | libc::OCRNL | libc::ONLRET);
-        raw.c_lflag &= !(libc::IEXTEN
-            | libc::ICANON
-            | libc::ECHO
-            | libc::ECHOE
-            | libc::ECHONL
-            | libc::ECHOCTL
-            | libc::ECHOPRT
-            | libc::ECHOKE
-            | libc::ISIG);
+        adjust(&mut raw);
         raw.c_cc[libc::VMIN] = 1;
         raw.c_cc[libc::VTIME] = 0;
         // SAFETY: raw is a valid termios.

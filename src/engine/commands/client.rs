@@ -124,7 +124,12 @@ pub(crate) fn check_can_attach(e: &Engine, ctx: &Ctx<'_>) -> Result<(), String> 
 
 /// The window size a session created for an attaching client starts with: its terminal's.
 pub(crate) fn attach_size(e: &Engine, ctx: &Ctx<'_>) -> Option<(u32, u32)> {
-    let t = ctx.req.terminal.as_ref()?;
+    // A control client has no size of its own: its sessions start at default-size.
+    let t = ctx
+        .req
+        .terminal
+        .as_ref()
+        .filter(|_| ctx.req.control.is_none())?;
     Some(e.window_size_for(None, t.cols, t.rows))
 }
 
@@ -138,6 +143,7 @@ fn client_flags(list: Option<&str>, flags: &mut AttachFlags) {
         match name {
             "read-only" => flags.readonly = on,
             "ignore-size" => flags.ignore_size = on,
+            "no-output" => flags.no_output = on,
             _ => {}
         }
     }
@@ -251,8 +257,10 @@ fn copy_mode(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), Strin
 }
 
 /// Draws the target client again. Panning (`-c -D -L -R -U`) checks its adjustment and
-/// redraws, as the whole window is always shown; `-f` sets the `read-only` and
-/// `ignore-size` flags; `-A`, `-B` and `-C` are for control clients, which zeropty has not.
+/// redraws, as the whole window is always shown; `-f` sets the `read-only`, `ignore-size`
+/// and (for a control client) `no-output` flags. For control clients only: `-C` gives the
+/// client a size, `-A %ID:on|off` turns a pane's `%output` on or off; `-B` subscriptions
+/// are accepted and do nothing.
 fn refresh_client(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
     let tc = e.find_client(ctx, args.get('t'))?;
     if ['c', 'L', 'R', 'U', 'D'].iter().any(|&f| args.has(f)) {
@@ -266,13 +274,26 @@ fn refresh_client(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), 
             let mut flags = AttachFlags {
                 readonly: c.readonly,
                 ignore_size: c.ignore_size,
+                no_output: e.control_no_output(tc),
                 ..Default::default()
             };
             client_flags(Some(list), &mut flags);
             e.set_client_flags(tc, flags.readonly, flags.ignore_size);
+            e.set_control_no_output(tc, flags.no_output);
         }
         if ['A', 'B', 'C'].iter().any(|&f| args.has(f)) {
-            return Err("not a control client".into());
+            if !e.is_control(tc) {
+                return Err("not a control client".into());
+            }
+            // As tmux: -A, else -B, else -C.
+            if args.has('A') {
+                for spec in args.values('A') {
+                    e.set_control_pane(tc, spec);
+                }
+            } else if let Some(size) = args.get('C').filter(|_| !args.has('B')) {
+                e.set_control_size(tc, size)?;
+            }
+            return Ok(());
         }
     }
     e.redraw_client(tc);
@@ -506,6 +527,8 @@ impl Values for ClientValues<'_> {
             "client_termname" => c.term.clone(),
             "client_termtype" => String::new(),
             "client_width" => c.cols.to_string(),
+            // tmux has no height for a client whose terminal it did not start (control).
+            "client_height" if c.control.is_some() => String::new(),
             "client_height" => c.rows.to_string(),
             "client_pid" => c.pid.to_string(),
             "client_created" => c.created.to_string(),
@@ -516,9 +539,15 @@ impl Values for ClientValues<'_> {
             "client_utf8" => flag(c.utf8),
             "client_prefix" => flag(self.e.client_prefix(c)),
             "client_key_table" => self.e.client_key_table(c),
-            "client_control_mode" => "0".into(),
+            "client_control_mode" => flag(c.control.is_some()),
             "client_flags" => {
                 let mut f = vec!["attached", "focused"];
+                if let Some(ctl) = &c.control {
+                    f.push("control-mode");
+                    if ctl.no_output {
+                        f.push("no-output");
+                    }
+                }
                 if c.ignore_size {
                     f.push("ignore-size");
                 }

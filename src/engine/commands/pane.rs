@@ -251,7 +251,19 @@ fn display_message(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(),
         (None, None) => DISPLAY_MESSAGE_TEMPLATE.to_string(),
     };
     let values = FormatValues::new(e, f);
-    let text = format::expand_time(&template, &values, e.host.wall_time());
+    let now = e.host.wall_time();
+    // The client's variables are the target client's.
+    let text = match target_client.and_then(|conn| e.clients.get(conn)) {
+        Some(client) => {
+            let values = super::client::ClientValues {
+                e,
+                client,
+                inner: values,
+            };
+            format::expand_time(&template, &values, now)
+        }
+        None => format::expand_time(&template, &values, now),
+    };
     if ctx.config && ctx.req.client.is_none() {
         // With no client to show it to, tmux reports the message as a configuration error.
         return Err(text);

@@ -69,9 +69,12 @@ fn follow_current(e: &Engine, ctx: &mut Ctx<'_>, si: usize) {
     ctx.calling_pane = Some(e.sessions[si].current_window().pane.id);
 }
 
-/// The size new windows of a session get: its `default-size` option, which `new-session
-/// -x/-y` sets.
+/// The size new windows of a session get: what its attached clients give its windows, else
+/// its `default-size` option (which `new-session -x/-y` sets).
 fn session_size(e: &Engine, si: usize) -> (u32, u32) {
+    if let Some(size) = e.new_window_size(si) {
+        return size;
+    }
     e.options
         .session_string(&e.sessions[si], "default-size")
         .split_once('x')

@@ -1,0 +1,569 @@
+//! Control mode: clients that speak tmux's control protocol (`zeropty -C`) instead of drawing
+//! a terminal.
+//!
+//! A control client is an attached client with a [`Control`]. It is never drawn and types no
+//! keys; it sizes its session's windows only once `refresh-client -C` has given it a size
+//! (until then it is 80x24 and ignored, as tmux ignores an unsized control client). What it
+//! sends are command lines: each line runs as the client, and every command's output and
+//! errors come back between guard lines, `%begin TIME NUMBER FLAGS` and `%end` or `%error`
+//! with the same numbers (`Engine::run_commands` writes them: FLAGS is 1 for a line the client
+//! sent, 0 for the command line it started with). A line that does not parse is one `%error`
+//! block saying `parse error: ...`; an empty line detaches. While a command waits (`run-shell`,
+//! `wait-for`), the lines after it wait too, and its block comes when it ends.
+//!
+//! Everything else the client hears is a notification line, as tmux words them:
+//! `%output %PANE TEXT` for what the programs of its session's panes write (bytes below a
+//! space and backslashes as three-digit octal escapes, other bytes as they are),
+//! `%session-changed`, `%client-session-changed`, `%client-detached`, `%sessions-changed`,
+//! `%session-renamed`, `%session-window-changed`, `%window-add`, `%window-close`,
+//! `%window-renamed` (with `unlinked-` for windows of other sessions) and `%layout-change`.
+//!
+//! Notifications are found by comparison rather than raised where things change: after each
+//! command's block and at the end of every turn, what the client was last told ([`Seen`]) is
+//! compared with the sessions, windows and clients as they are, and each difference is
+//! written as tmux's line for it. No command, present or future, can change what a control
+//! client sees without it hearing; the price is that a change undone within one turn is not
+//! heard, and several changes of one thing are heard once, with the last value. Within one
+//! comparison the lines come in the order tmux's come for a single command (a window made
+//! current before it is added, windows before `%sessions-changed`, that before the client's
+//! own session change). A window that goes is `%unlinked-window-close`, as tmux 3.3a reports
+//! it once the window has left its session.
+//!
+//! Pane output reaches the client from a copy each pane keeps while a control client is
+//! attached to its session and wants its output (`Pane::control_copy`, what a PTY would have
+//! given tmux, echo included). With no control client nothing is copied or compared, so the
+//! many sessions nobody watches this way pay nothing.
+//!
+//! Invariants: a pane keeps a copy exactly while a control client on its session wants its
+//! output (after [`Engine::control_sync_copies`]); `out` holds whole lines; a client whose
+//! `out` passes [`OUT_LIMIT`] (it stopped reading) is let go with `too far behind`.
+
+use super::attach::Exit;
+use super::Engine;
+use std::collections::btree_map::Entry;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Most text held for a control client that does not read it; past it the client is let go
+/// (tmux lets go of one whose oldest output is five minutes old), so the server cannot grow
+/// without end for a client that stopped reading.
+pub const OUT_LIMIT: usize = 64 << 20;
+
+/// Most command input held while a command of the client waits (as for a terminal's keys).
+const INPUT_LIMIT: usize = 1 << 20;
+
+/// What makes a client a control client.
+#[derive(Debug, Default)]
+pub struct Control {
+    /// What the client sent after its last whole line.
+    input: Vec<u8>,
+    /// Lines for the client that the host has not taken yet.
+    pub(super) out: Vec<u8>,
+    /// What the client was last told.
+    seen: Seen,
+    /// `refresh-client -C` gave it a size: it sizes windows like a terminal.
+    pub sized: bool,
+    /// `refresh-client -f no-output`: no `%output` at all.
+    pub no_output: bool,
+    /// Panes whose output it does not want (`refresh-client -A %ID:off`).
+    pub panes_off: BTreeSet<u32>,
+    /// A command it ran failed: it exits 1, as tmux's client does after any error.
+    pub(super) failed: bool,
+}
+
+impl Control {
+    /// A control client that has been told `seen` (what was there before the request that
+    /// attached it ran, so what that request made is heard).
+    pub fn new(seen: Seen) -> Control {
+        Control {
+            seen,
+            ..Default::default()
+        }
+    }
+
+    fn line(&mut self, line: &str) {
+        self.out.extend_from_slice(line.as_bytes());
+        self.out.push(b'\n');
+    }
+
+    /// The next whole input line, without its newline.
+    fn next_line(&mut self) -> Option<Vec<u8>> {
+        let nl = self.input.iter().position(|&b| b == b'\n')?;
+        let mut line: Vec<u8> = self.input.drain(..=nl).collect();
+        line.pop();
+        Some(line)
+    }
+}
+
+/// What a control client knows of the server, compared with what is there to find what to
+/// tell it.
+#[derive(Clone, Debug, Default)]
+pub struct Seen {
+    /// Its own session.
+    session: Option<u32>,
+    /// Sessions by id: name and current window.
+    sessions: BTreeMap<u32, (String, u32)>,
+    /// Windows by id: name, session and size.
+    windows: BTreeMap<u32, SeenWindow>,
+    /// Other clients by connection: name and session.
+    clients: BTreeMap<u64, (String, u32)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct SeenWindow {
+    name: String,
+    session: u32,
+    size: (u32, u32),
+}
+
+impl Seen {
+    /// The server as client `conn` would see it now.
+    pub fn of(e: &Engine, conn: u64) -> Seen {
+        let mut seen = Seen {
+            session: e.clients.get(conn).map(|c| c.session),
+            ..Default::default()
+        };
+        for s in e.sessions.iter() {
+            seen.sessions
+                .insert(s.id, (s.name.clone(), s.current_window().id));
+            for w in &s.windows {
+                seen.windows.insert(w.id, SeenWindow::of(w, s.id));
+            }
+        }
+        for c in e.clients.iter().filter(|c| c.conn != conn) {
+            seen.clients.insert(c.conn, (c.name.clone(), c.session));
+        }
+        seen
+    }
+}
+
+impl SeenWindow {
+    fn of(w: &super::session::Window, session: u32) -> SeenWindow {
+        SeenWindow {
+            name: w.name.clone(),
+            session,
+            size: (w.pane.term.cols(), w.pane.term.rows()),
+        }
+    }
+}
+
+/// A pane's output as `%output` writes it: bytes below a space and backslashes as `\ooo`.
+pub fn escape_output(pane: u32, bytes: &[u8], out: &mut Vec<u8>) {
+    out.extend_from_slice(format!("%output %{pane} ").as_bytes());
+    for &b in bytes {
+        if b < b' ' || b == b'\\' {
+            out.extend_from_slice(&[
+                b'\\',
+                b'0' + (b >> 6),
+                b'0' + ((b >> 3) & 7),
+                b'0' + (b & 7),
+            ]);
+        } else {
+            out.push(b);
+        }
+    }
+    out.push(b'\n');
+}
+
+impl Engine {
+    /// Whether any control client is attached (the work of this module is skipped without).
+    pub(super) fn has_control_clients(&self) -> bool {
+        self.clients.iter().any(|c| c.control.is_some())
+    }
+
+    /// Command input from a control client: each whole line runs, in turn.
+    pub(super) fn control_input(&mut self, conn: u64, bytes: &[u8]) {
+        if let Some(c) = self.control_mut(conn) {
+            let room = INPUT_LIMIT.saturating_sub(c.input.len());
+            c.input.extend_from_slice(&bytes[..bytes.len().min(room)]);
+        }
+        self.control_run_lines(conn);
+    }
+
+    /// A control client's input ended: it leaves once the whole lines it sent have run (a
+    /// last line without its newline is dropped, as tmux reads only whole lines).
+    pub fn control_input_ended(&mut self, conn: u64) {
+        if let Some(c) = self.control_mut(conn) {
+            let whole = c
+                .input
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |nl| nl + 1);
+            c.input.truncate(whole);
+            // An empty line: the client detaches when it is reached.
+            c.input.push(b'\n');
+        }
+        self.control_run_lines(conn);
+    }
+
+    fn control_mut(&mut self, conn: u64) -> Option<&mut Control> {
+        self.clients.get_mut(conn)?.control.as_deref_mut()
+    }
+
+    /// Runs the client's whole lines until one waits or none is left.
+    pub(super) fn control_run_lines(&mut self, conn: u64) {
+        while !self.waits.is_waiting(conn) {
+            let Some(c) = self.control_mut(conn) else {
+                return;
+            };
+            let Some(line) = c.next_line() else {
+                return;
+            };
+            if line.is_empty() {
+                // An empty line detaches (and so does the end of the input, which adds one).
+                c.input.clear();
+                self.detach_client(conn, false);
+                return;
+            }
+            let text = String::from_utf8_lossy(&line).into_owned();
+            // tmux's parser knows commands and their flags: those errors are parse errors.
+            let parsed = super::commands::command_lines(self, &text)
+                .and_then(|cmds| super::commands::check(self, &cmds).map(|()| cmds));
+            match parsed {
+                Ok(cmds) => self.run_for_client(conn, cmds),
+                Err(e) => self.control_parse_error(conn, &e),
+            }
+            self.control_notify_all();
+        }
+    }
+
+    /// A line that does not parse: one `%error` block, as tmux's `control_error` writes it.
+    fn control_parse_error(&mut self, conn: u64, error: &str) {
+        let (time, number) = self.next_command_guard();
+        if let Some(c) = self.control_mut(conn) {
+            c.line(&format!("%begin {time} {number} 1"));
+            c.line(&format!("parse error: {error}"));
+            c.line(&format!("%error {time} {number} 1"));
+        }
+    }
+
+    /// The time and number of the next command's guard lines (tmux numbers every queued
+    /// command, whoever runs it).
+    pub(super) fn next_command_guard(&mut self) -> (i64, u32) {
+        self.clients.commands_run = self.clients.commands_run.wrapping_add(1);
+        (self.host.wall_time(), self.clients.commands_run)
+    }
+
+    /// The blocks of commands a control client ran (they wrote their own guard lines).
+    pub(super) fn control_run_ended(&mut self, conn: u64, reply: &super::Reply) {
+        if let Some(c) = self.control_mut(conn) {
+            c.out.extend_from_slice(&reply.out);
+            c.out.extend_from_slice(&reply.err);
+            c.failed |= reply.code != 0;
+        }
+        self.control_notify_all();
+    }
+
+    /// Tells every control client what changed since it was last told.
+    pub(super) fn control_notify_all(&mut self) {
+        if !self.has_control_clients() {
+            return;
+        }
+        let conns: Vec<u64> = self
+            .clients
+            .iter()
+            .filter(|c| c.control.is_some())
+            .map(|c| c.conn)
+            .collect();
+        let mut changed = false;
+        for conn in conns {
+            let now = Seen::of(self, conn);
+            let Some(before) = self.control_mut(conn).map(|c| std::mem::take(&mut c.seen)) else {
+                continue;
+            };
+            let lines = self.notifications(&before, &now);
+            changed |= !lines.is_empty() || before.session != now.session;
+            if let Some(c) = self.control_mut(conn) {
+                for line in lines {
+                    c.line(&line);
+                }
+                c.seen = now;
+            }
+        }
+        self.clients.sessions_killed.clear();
+        if changed {
+            self.control_sync_copies();
+        }
+    }
+
+    /// A session was killed: its control clients hear of its windows after it.
+    pub(super) fn note_session_killed(&mut self, session: u32) {
+        if self.has_control_clients() {
+            self.clients.sessions_killed.push(session);
+        }
+    }
+
+    /// The lines that tell a client what changed from `before` to `now`.
+    fn notifications(&self, before: &Seen, now: &Seen) -> Vec<String> {
+        let mut lines = Vec::new();
+        let mine = |w: &SeenWindow| Some(w.session) == now.session;
+        // A client whose session has just ended hears of sessions only (tmux tells a client
+        // without a session nothing of windows).
+        let has_session = now.session.is_some_and(|s| now.sessions.contains_key(&s));
+        let unlinked = |w: &SeenWindow| if mine(w) { "" } else { "unlinked-" };
+        for (id, (_, current)) in &now.sessions {
+            if before
+                .sessions
+                .get(id)
+                .is_some_and(|(_, was)| was != current)
+            {
+                lines.push(format!("%session-window-changed ${id} @{current}"));
+            }
+        }
+        // A killed session's windows are closed after it, a window that ended before its
+        // session (which then ends) as it goes.
+        let killed = |w: &SeenWindow| self.clients.sessions_killed.contains(&w.session);
+        let (after_sessions, closed): (Vec<_>, Vec<_>) = before
+            .windows
+            .iter()
+            .filter(|(id, _)| has_session && !now.windows.contains_key(id))
+            .partition(|(_, w)| killed(w));
+        let close = |(id, _): (&u32, &SeenWindow)| format!("%unlinked-window-close @{id}");
+        lines.extend(closed.into_iter().map(close));
+        for (id, w) in now.windows.iter().filter(|_| has_session) {
+            if !before.windows.contains_key(id) {
+                lines.push(format!("%{}window-add @{id}", unlinked(w)));
+            }
+        }
+        let ids = |s: &Seen| s.sessions.keys().copied().collect::<Vec<_>>();
+        if ids(before) != ids(now) {
+            lines.push("%sessions-changed".into());
+        }
+        lines.extend(after_sessions.into_iter().map(close));
+        for (id, (name, _)) in &now.sessions {
+            if before.sessions.get(id).is_some_and(|(was, _)| was != name) {
+                lines.push(format!("%session-renamed ${id} {name}"));
+            }
+        }
+        if let Some(sid) = now.session.filter(|&s| Some(s) != before.session) {
+            let name = now.sessions.get(&sid).map_or("", |(n, _)| n.as_str());
+            lines.push(format!("%session-changed ${sid} {name}"));
+        }
+        for (conn, (client, sid)) in &now.clients {
+            if before.clients.get(conn).map(|(_, s)| s) != Some(sid) {
+                let name = now.sessions.get(sid).map_or("", |(n, _)| n.as_str());
+                lines.push(format!("%client-session-changed {client} ${sid} {name}"));
+            }
+        }
+        for (id, w) in now.windows.iter().filter(|_| has_session) {
+            let Some(was) = before.windows.get(id) else {
+                continue;
+            };
+            if was.name != w.name {
+                lines.push(format!("%{}window-renamed @{id} {}", unlinked(w), w.name));
+            }
+            if was.size != w.size && mine(w) {
+                lines.push(self.layout_change(*id));
+            }
+        }
+        for (conn, (client, _)) in &before.clients {
+            if !now.clients.contains_key(conn) {
+                lines.push(format!("%client-detached {client}"));
+            }
+        }
+        lines
+    }
+
+    /// `%layout-change` for a window, as tmux's template writes it.
+    fn layout_change(&self, window: u32) -> String {
+        let at = self.sessions.iter().enumerate().find_map(|(si, s)| {
+            let wi = s.windows.iter().position(|w| w.id == window)?;
+            Some(super::target::Found {
+                session: si,
+                window: wi,
+            })
+        });
+        super::commands::expand(
+            self,
+            "%layout-change #{window_id} #{window_layout} #{window_visible_layout} #{window_raw_flags}",
+            at,
+        )
+    }
+
+    /// Gives each pane a copy of its output exactly while a control client on its session
+    /// wants it.
+    pub(super) fn control_sync_copies(&mut self) {
+        // Per session, the panes no control client there wants (every one turned it off).
+        let mut off: BTreeMap<u32, BTreeSet<u32>> = BTreeMap::new();
+        for c in self.clients.iter() {
+            let Some(ctl) = c.control.as_deref().filter(|ctl| !ctl.no_output) else {
+                continue;
+            };
+            match off.entry(c.session) {
+                Entry::Vacant(v) => {
+                    v.insert(ctl.panes_off.clone());
+                }
+                Entry::Occupied(mut o) => o.get_mut().retain(|p| ctl.panes_off.contains(p)),
+            }
+        }
+        for s in self.sessions.iter_mut() {
+            let off = off.get(&s.id);
+            for w in &mut s.windows {
+                let want = off.is_some_and(|off| !off.contains(&w.pane.id));
+                match (want, w.pane.control_copy.is_some()) {
+                    (true, false) => w.pane.control_copy = Some(Vec::new()),
+                    (false, true) => w.pane.control_copy = None,
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    /// End of a turn for control clients: what changed, then what their panes wrote; a
+    /// client that stopped reading is let go.
+    pub(super) fn control_tick(&mut self) {
+        if !self.has_control_clients() {
+            return;
+        }
+        self.control_notify_all();
+        let mut output: Vec<(u32, u32, Vec<u8>)> = Vec::new();
+        for s in self.sessions.iter_mut() {
+            for w in &mut s.windows {
+                if let Some(copy) = w.pane.control_copy.as_mut().filter(|c| !c.is_empty()) {
+                    output.push((s.id, w.pane.id, std::mem::take(copy)));
+                }
+            }
+        }
+        self.deliver_output(&output);
+        let behind: Vec<u64> = self
+            .clients
+            .iter()
+            .filter(|c| {
+                c.control
+                    .as_ref()
+                    .is_some_and(|ctl| ctl.out.len() > OUT_LIMIT)
+            })
+            .map(|c| c.conn)
+            .collect();
+        for conn in behind {
+            let exit = Exit::Control {
+                text: Vec::new(),
+                reason: "too far behind".into(),
+                status: 0,
+            };
+            self.let_go(conn, exit);
+        }
+    }
+
+    /// `%output` lines for the control clients of each pane's session that want them.
+    pub(super) fn deliver_output(&mut self, output: &[(u32, u32, Vec<u8>)]) {
+        if output.is_empty() {
+            return;
+        }
+        for c in self.clients.list.iter_mut() {
+            let session = c.session;
+            let Some(ctl) = c.control.as_deref_mut().filter(|ctl| !ctl.no_output) else {
+                continue;
+            };
+            for (_, pane, bytes) in output.iter().filter(|(s, ..)| *s == session) {
+                if !ctl.panes_off.contains(pane) {
+                    escape_output(*pane, bytes, &mut ctl.out);
+                }
+            }
+        }
+    }
+
+    /// What a control client is to be sent now: its lines, all of them.
+    pub fn control_text(&mut self, conn: u64) -> Option<Vec<u8>> {
+        let ctl = self.control_mut(conn)?;
+        (!ctl.out.is_empty()).then(|| std::mem::take(&mut ctl.out))
+    }
+
+    /// Whether a connection is a control client's.
+    pub fn is_control(&self, conn: u64) -> bool {
+        self.clients.get(conn).is_some_and(|c| c.control.is_some())
+    }
+
+    /// `refresh-client -C WIDTHxHEIGHT` (or `WIDTH,HEIGHT`): the control client now sizes
+    /// its windows as a terminal of that size would.
+    pub fn set_control_size(&mut self, conn: u64, size: &str) -> Result<(), String> {
+        let parsed = size
+            .split_once('x')
+            .or_else(|| size.split_once(','))
+            .and_then(|(w, h)| Some((leading_number(w)?, leading_number(h)?)));
+        let (cols, rows) = parsed.ok_or("bad size argument")?;
+        if !(1..=super::commands::WINDOW_MAXIMUM).contains(&cols)
+            || !(1..=super::commands::WINDOW_MAXIMUM).contains(&rows)
+        {
+            return Err("size too small or too big".into());
+        }
+        let Some(c) = self.clients.get_mut(conn) else {
+            return Ok(());
+        };
+        if let Some(ctl) = c.control.as_deref_mut() {
+            ctl.sized = true;
+        }
+        self.client_resize(conn, cols, rows);
+        Ok(())
+    }
+
+    /// Whether a control client asked for no `%output` (false for other clients).
+    pub fn control_no_output(&self, conn: u64) -> bool {
+        self.clients
+            .get(conn)
+            .and_then(|c| c.control.as_ref())
+            .is_some_and(|ctl| ctl.no_output)
+    }
+
+    /// Sets a control client's `no-output` flag (other clients have none).
+    pub fn set_control_no_output(&mut self, conn: u64, no_output: bool) {
+        if let Some(ctl) = self.control_mut(conn) {
+            ctl.no_output = no_output;
+        }
+        self.control_sync_copies();
+    }
+
+    /// `refresh-client -A %ID:on|off`: whether a control client hears a pane's output.
+    pub fn set_control_pane(&mut self, conn: u64, spec: &str) {
+        let Some((pane, state)) = spec.split_once(':') else {
+            return;
+        };
+        let Some(pane) = pane.strip_prefix('%').and_then(|p| p.parse::<u32>().ok()) else {
+            return;
+        };
+        if let Some(ctl) = self.control_mut(conn) {
+            match state {
+                "on" => {
+                    ctl.panes_off.remove(&pane);
+                }
+                "off" => {
+                    ctl.panes_off.insert(pane);
+                }
+                _ => {}
+            }
+        }
+        self.control_sync_copies();
+    }
+}
+
+/// The number at the start of `text`, as `sscanf("%u")` reads it (digits after optional
+/// spaces; what follows them is ignored).
+fn leading_number(text: &str) -> Option<u32> {
+    let digits: String = text
+        .trim_start()
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn output_escapes_controls_and_backslashes_only() {
+        let mut out = Vec::new();
+        escape_output(3, b"a\\b\r\n\x1b[1m\xc3\xa9 ~", &mut out);
+        assert_eq!(
+            out,
+            b"%output %3 a\\134b\\015\\012\\033[1m\xc3\xa9 ~\n".to_vec()
+        );
+    }
+
+    #[test]
+    fn sizes_read_as_tmux_scans_them() {
+        assert_eq!(leading_number("100"), Some(100));
+        assert_eq!(leading_number(" 30junk"), Some(30));
+        assert_eq!(leading_number("x"), None);
+    }
+}
