@@ -1525,6 +1525,8 @@ impl Engine {
     /// Reads what the client typed while its commands waited.
     pub(super) fn read_held_input(&mut self, conn: u64) {
         if self.is_control(conn) {
+            // What the commands that waited changed, then the lines after them.
+            self.control_notify_all();
             self.control_run_lines(conn);
             return;
         }

@@ -51,11 +51,40 @@ pub const OUT_LIMIT: usize = 64 << 20;
 /// Most command input held while a command of the client waits (as for a terminal's keys).
 const INPUT_LIMIT: usize = 1 << 20;
 
+/// Commands that change no session, window, name, size, current window or client.
+const QUIET_COMMANDS: &[&str] = &[
+    "capture-pane",
+    "clear-history",
+    "delete-buffer",
+    "display-message",
+    "has-session",
+    "list-buffers",
+    "list-clients",
+    "list-commands",
+    "list-keys",
+    "list-panes",
+    "list-sessions",
+    "list-windows",
+    "load-buffer",
+    "paste-buffer",
+    "save-buffer",
+    "send-keys",
+    "set-buffer",
+    "show-buffer",
+    "show-environment",
+    "show-hooks",
+    "show-messages",
+    "show-options",
+    "show-window-options",
+];
+
 /// What makes a client a control client.
 #[derive(Debug, Default)]
 pub struct Control {
-    /// What the client sent after its last whole line.
+    /// What the client sent that has not run: `input[input_at..]` (lines are taken from the
+    /// front without moving the rest, which made a burst of short lines quadratic).
     input: Vec<u8>,
+    input_at: usize,
     /// Lines for the client that the host has not taken yet.
     pub(super) out: Vec<u8>,
     /// What the client was last told.
@@ -87,32 +116,61 @@ impl Control {
 
     /// The next whole input line, without its newline.
     fn next_line(&mut self) -> Option<Vec<u8>> {
-        let nl = self.input.iter().position(|&b| b == b'\n')?;
-        let mut line: Vec<u8> = self.input.drain(..=nl).collect();
-        line.pop();
+        let rest = &self.input[self.input_at..];
+        let Some(nl) = rest.iter().position(|&b| b == b'\n') else {
+            self.input.drain(..self.input_at);
+            self.input_at = 0;
+            return None;
+        };
+        let line = rest[..nl].to_vec();
+        self.input_at += nl + 1;
         Some(line)
+    }
+
+    /// Adds what the client sent (what a waiting command holds back is bounded).
+    fn take_input(&mut self, bytes: &[u8]) {
+        let room = INPUT_LIMIT.saturating_sub(self.input.len() - self.input_at);
+        self.input
+            .extend_from_slice(&bytes[..bytes.len().min(room)]);
     }
 }
 
 /// What a control client knows of the server, compared with what is there to find what to
-/// tell it.
-#[derive(Clone, Debug, Default)]
+/// tell it. Names are kept as hashes and everything in the engine's order, so that finding
+/// nothing changed (almost always) is a pass over the sessions and one comparison, with no
+/// allocation per session: comparing every name as a string after each command took a
+/// control client's commands with 1,000 sessions from 7 to 677 us each (/tmp measurement:
+/// 5,000 `display -p` lines, alternated with tmux's 10 us).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Seen {
     /// Its own session.
     session: Option<u32>,
-    /// Sessions by id: name and current window.
-    sessions: BTreeMap<u32, (String, u32)>,
-    /// Windows by id: name, session and size.
-    windows: BTreeMap<u32, SeenWindow>,
-    /// Other clients by connection: name and session.
-    clients: BTreeMap<u64, (String, u32)>,
+    sessions: Vec<SeenSession>,
+    windows: Vec<SeenWindow>,
+    /// The other clients (names kept whole: a client that leaves is named).
+    clients: Vec<SeenClient>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct SeenSession {
+    id: u32,
+    name: u64,
+    current: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct SeenWindow {
+    id: u32,
+    session: u32,
+    name: u64,
+    size: (u32, u32),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct SeenWindow {
-    name: String,
+struct SeenClient {
+    conn: u64,
     session: u32,
-    size: (u32, u32),
+    name: String,
 }
 
 impl Seen {
@@ -123,27 +181,35 @@ impl Seen {
             ..Default::default()
         };
         for s in e.sessions.iter() {
-            seen.sessions
-                .insert(s.id, (s.name.clone(), s.current_window().id));
-            for w in &s.windows {
-                seen.windows.insert(w.id, SeenWindow::of(w, s.id));
-            }
+            seen.sessions.push(SeenSession {
+                id: s.id,
+                name: name_hash(&s.name),
+                current: s.current_window().id,
+            });
+            seen.windows.extend(s.windows.iter().map(|w| SeenWindow {
+                id: w.id,
+                session: s.id,
+                name: name_hash(&w.name),
+                size: (w.pane.term.cols(), w.pane.term.rows()),
+            }));
         }
         for c in e.clients.iter().filter(|c| c.conn != conn) {
-            seen.clients.insert(c.conn, (c.name.clone(), c.session));
+            seen.clients.push(SeenClient {
+                conn: c.conn,
+                session: c.session,
+                name: c.name.clone(),
+            });
         }
         seen
     }
 }
 
-impl SeenWindow {
-    fn of(w: &super::session::Window, session: u32) -> SeenWindow {
-        SeenWindow {
-            name: w.name.clone(),
-            session,
-            size: (w.pane.term.cols(), w.pane.term.rows()),
-        }
-    }
+/// FNV-1a: names are compared by a 64-bit hash (a rename that kept the hash would go
+/// unheard: one in 2^64).
+fn name_hash(name: &str) -> u64 {
+    name.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// A pane's output as `%output` writes it: bytes below a space and backslashes as `\ooo`.
@@ -173,8 +239,7 @@ impl Engine {
     /// Command input from a control client: each whole line runs, in turn.
     pub(super) fn control_input(&mut self, conn: u64, bytes: &[u8]) {
         if let Some(c) = self.control_mut(conn) {
-            let room = INPUT_LIMIT.saturating_sub(c.input.len());
-            c.input.extend_from_slice(&bytes[..bytes.len().min(room)]);
+            c.take_input(bytes);
         }
         self.control_run_lines(conn);
     }
@@ -188,7 +253,7 @@ impl Engine {
                 .iter()
                 .rposition(|&b| b == b'\n')
                 .map_or(0, |nl| nl + 1);
-            c.input.truncate(whole);
+            c.input.truncate(whole.max(c.input_at));
             // An empty line: the client detaches when it is reached.
             c.input.push(b'\n');
         }
@@ -210,30 +275,50 @@ impl Engine {
             };
             if line.is_empty() {
                 // An empty line detaches (and so does the end of the input, which adds one).
-                c.input.clear();
                 self.detach_client(conn, false);
                 return;
             }
             let text = String::from_utf8_lossy(&line).into_owned();
-            // tmux's parser knows commands and their flags: those errors are parse errors.
-            let parsed = super::commands::command_lines(self, &text)
-                .and_then(|cmds| super::commands::check(self, &cmds).map(|()| cmds));
-            match parsed {
-                Ok(cmds) => self.run_for_client(conn, cmds),
+            // Unknown commands and bad flags are parse errors too, found by the run.
+            match super::commands::command_lines(self, &text) {
+                Ok(cmds) => {
+                    let quiet = cmds.iter().all(|argv| self.is_quiet(argv));
+                    self.run_for_client(conn, cmds);
+                    if !quiet {
+                        self.control_notify_all();
+                    }
+                }
                 Err(e) => self.control_parse_error(conn, &e),
             }
-            self.control_notify_all();
         }
+    }
+
+    /// Whether a command changes nothing control clients are told of (it is one of
+    /// [`QUIET_COMMANDS`], not a `command-alias`): the comparison after it is skipped, which
+    /// is most of what a control client's `send-keys` or `capture-pane` would cost with many
+    /// sessions. What such a command sets off later (a program's output, its end) is found
+    /// at the end of the turn.
+    fn is_quiet(&self, argv: &[String]) -> bool {
+        let Some(name) = argv.first() else {
+            return true;
+        };
+        !super::commands::is_alias(self, name)
+            && super::commands::find(name).is_ok_and(|def| QUIET_COMMANDS.contains(&def.name))
     }
 
     /// A line that does not parse: one `%error` block, as tmux's `control_error` writes it.
     fn control_parse_error(&mut self, conn: u64, error: &str) {
-        let (time, number) = self.next_command_guard();
+        let block = self.parse_error_block(error);
         if let Some(c) = self.control_mut(conn) {
-            c.line(&format!("%begin {time} {number} 1"));
-            c.line(&format!("parse error: {error}"));
-            c.line(&format!("%error {time} {number} 1"));
+            c.out.extend_from_slice(&block);
         }
+    }
+
+    /// The `%error` block of a control client's line that does not parse.
+    pub(super) fn parse_error_block(&mut self, error: &str) -> Vec<u8> {
+        let (time, number) = self.next_command_guard();
+        format!("%begin {time} {number} 1\nparse error: {error}\n%error {time} {number} 1\n")
+            .into_bytes()
     }
 
     /// The time and number of the next command's guard lines (tmux numbers every queued
@@ -243,14 +328,14 @@ impl Engine {
         (self.host.wall_time(), self.clients.commands_run)
     }
 
-    /// The blocks of commands a control client ran (they wrote their own guard lines).
+    /// The blocks of commands a control client ran (they wrote their own guard lines); what
+    /// they changed is told by the caller.
     pub(super) fn control_run_ended(&mut self, conn: u64, reply: &super::Reply) {
         if let Some(c) = self.control_mut(conn) {
             c.out.extend_from_slice(&reply.out);
             c.out.extend_from_slice(&reply.err);
             c.failed |= reply.code != 0;
         }
-        self.control_notify_all();
     }
 
     /// Tells every control client what changed since it was last told.
@@ -270,6 +355,12 @@ impl Engine {
             let Some(before) = self.control_mut(conn).map(|c| std::mem::take(&mut c.seen)) else {
                 continue;
             };
+            if before == now {
+                if let Some(c) = self.control_mut(conn) {
+                    c.seen = now;
+                }
+                continue;
+            }
             let lines = self.notifications(&before, &now);
             changed |= !lines.is_empty() || before.session != now.session;
             if let Some(c) = self.control_mut(conn) {
@@ -294,69 +385,94 @@ impl Engine {
 
     /// The lines that tell a client what changed from `before` to `now`.
     fn notifications(&self, before: &Seen, now: &Seen) -> Vec<String> {
+        let sessions = |s: &Seen| -> BTreeMap<u32, SeenSession> {
+            s.sessions.iter().map(|x| (x.id, *x)).collect()
+        };
+        let windows = |s: &Seen| -> BTreeMap<u32, SeenWindow> {
+            s.windows.iter().map(|x| (x.id, *x)).collect()
+        };
+        let clients = |s: &Seen| -> BTreeMap<u64, (u32, String)> {
+            s.clients
+                .iter()
+                .map(|c| (c.conn, (c.session, c.name.clone())))
+                .collect()
+        };
+        let (sessions_before, sessions_now) = (sessions(before), sessions(now));
+        let (windows_before, windows_now) = (windows(before), windows(now));
+        let (clients_before, clients_now) = (clients(before), clients(now));
+        let session_name = |id: u32| self.sessions.iter().find(|s| s.id == id).map(|s| &s.name);
+        let window_name = |id: u32| {
+            self.sessions
+                .iter()
+                .flat_map(|s| &s.windows)
+                .find(|w| w.id == id)
+                .map(|w| &w.name)
+        };
         let mut lines = Vec::new();
         let mine = |w: &SeenWindow| Some(w.session) == now.session;
+        let unlinked = |w: &SeenWindow| if mine(w) { "" } else { "unlinked-" };
         // A client whose session has just ended hears of sessions only (tmux tells a client
         // without a session nothing of windows).
-        let has_session = now.session.is_some_and(|s| now.sessions.contains_key(&s));
-        let unlinked = |w: &SeenWindow| if mine(w) { "" } else { "unlinked-" };
-        for (id, (_, current)) in &now.sessions {
-            if before
-                .sessions
+        let has_session = now.session.is_some_and(|s| sessions_now.contains_key(&s));
+        for (id, s) in &sessions_now {
+            if sessions_before
                 .get(id)
-                .is_some_and(|(_, was)| was != current)
+                .is_some_and(|was| was.current != s.current)
             {
-                lines.push(format!("%session-window-changed ${id} @{current}"));
+                lines.push(format!("%session-window-changed ${id} @{}", s.current));
             }
         }
         // A killed session's windows are closed after it, a window that ended before its
         // session (which then ends) as it goes.
         let killed = |w: &SeenWindow| self.clients.sessions_killed.contains(&w.session);
-        let (after_sessions, closed): (Vec<_>, Vec<_>) = before
-            .windows
-            .iter()
-            .filter(|(id, _)| has_session && !now.windows.contains_key(id))
-            .partition(|(_, w)| killed(w));
-        let close = |(id, _): (&u32, &SeenWindow)| format!("%unlinked-window-close @{id}");
+        let (after_sessions, closed): (Vec<_>, Vec<_>) = windows_before
+            .values()
+            .filter(|w| has_session && !windows_now.contains_key(&w.id))
+            .partition(|w| killed(w));
+        let close = |w: &SeenWindow| format!("%unlinked-window-close @{}", w.id);
         lines.extend(closed.into_iter().map(close));
-        for (id, w) in now.windows.iter().filter(|_| has_session) {
-            if !before.windows.contains_key(id) {
+        for (id, w) in windows_now.iter().filter(|_| has_session) {
+            if !windows_before.contains_key(id) {
                 lines.push(format!("%{}window-add @{id}", unlinked(w)));
             }
         }
-        let ids = |s: &Seen| s.sessions.keys().copied().collect::<Vec<_>>();
-        if ids(before) != ids(now) {
+        if sessions_before.keys().ne(sessions_now.keys()) {
             lines.push("%sessions-changed".into());
         }
         lines.extend(after_sessions.into_iter().map(close));
-        for (id, (name, _)) in &now.sessions {
-            if before.sessions.get(id).is_some_and(|(was, _)| was != name) {
+        for (id, s) in &sessions_now {
+            if sessions_before
+                .get(id)
+                .is_some_and(|was| was.name != s.name)
+            {
+                let name = session_name(*id).map_or("", String::as_str);
                 lines.push(format!("%session-renamed ${id} {name}"));
             }
         }
         if let Some(sid) = now.session.filter(|&s| Some(s) != before.session) {
-            let name = now.sessions.get(&sid).map_or("", |(n, _)| n.as_str());
+            let name = session_name(sid).map_or("", String::as_str);
             lines.push(format!("%session-changed ${sid} {name}"));
         }
-        for (conn, (client, sid)) in &now.clients {
-            if before.clients.get(conn).map(|(_, s)| s) != Some(sid) {
-                let name = now.sessions.get(sid).map_or("", |(n, _)| n.as_str());
+        for (conn, (sid, client)) in &clients_now {
+            if clients_before.get(conn).map(|(s, _)| s) != Some(sid) {
+                let name = session_name(*sid).map_or("", String::as_str);
                 lines.push(format!("%client-session-changed {client} ${sid} {name}"));
             }
         }
-        for (id, w) in now.windows.iter().filter(|_| has_session) {
-            let Some(was) = before.windows.get(id) else {
+        for (id, w) in windows_now.iter().filter(|_| has_session) {
+            let Some(was) = windows_before.get(id) else {
                 continue;
             };
             if was.name != w.name {
-                lines.push(format!("%{}window-renamed @{id} {}", unlinked(w), w.name));
+                let name = window_name(*id).map_or("", String::as_str);
+                lines.push(format!("%{}window-renamed @{id} {name}", unlinked(w)));
             }
             if was.size != w.size && mine(w) {
                 lines.push(self.layout_change(*id));
             }
         }
-        for (conn, (client, _)) in &before.clients {
-            if !now.clients.contains_key(conn) {
+        for (conn, (_, client)) in &clients_before {
+            if !clients_now.contains_key(conn) {
                 lines.push(format!("%client-detached {client}"));
             }
         }

@@ -361,6 +361,15 @@ impl Engine {
         config: bool,
     ) -> Option<Reply> {
         if let Err(err) = commands::check(self, &cmds) {
+            if req.control == Some(1) {
+                // A control client's line: tmux's parser finds these, so a parse error, which
+                // (unlike a command's error) leaves the client's exit status alone.
+                return Some(Reply {
+                    code: 0,
+                    out: self.parse_error_block(&err),
+                    err: Vec::new(),
+                });
+            }
             if !config {
                 self.report_error(req, &err);
             }

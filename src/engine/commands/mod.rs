@@ -196,6 +196,11 @@ fn parse(argv: &[String]) -> Result<(&'static CommandDef, Args), String> {
 
 /// The command text `name` is an alias of (the `command-alias` server option, items
 /// `NAME=COMMAND TEXT`, as `cmd_get_alias`).
+/// Whether `name` is a `command-alias`.
+pub fn is_alias(e: &Engine, name: &str) -> bool {
+    alias(e, name).is_some()
+}
+
 fn alias<'a>(e: &'a Engine, name: &str) -> Option<&'a str> {
     let Some(Value::Array(items)) = e.options.global(SERVER).get("command-alias") else {
         return None;

@@ -609,9 +609,8 @@ fn print_option(
 /// Parses command text (a hook, an if-shell branch) as tmux parses a command string, with
 /// the global environment for `$NAME` and `~`.
 pub(super) fn parse_commands(e: &Engine, text: &str) -> Result<Vec<Command>, String> {
-    let env = e.environ.clone();
-    let home = env.get("HOME").cloned();
-    let lookup = |k: &str| env.get(k).cloned();
+    let home = e.environ.get("HOME").cloned();
+    let lookup = |k: &str| e.environ.get(k).cloned();
     let cond = |f: &str| format::is_true(&expand(e, f, None));
     cmdline::parse_text(text, &lookup, home.as_deref(), &cond)
         .map(|p| p.commands)
