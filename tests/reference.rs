@@ -3182,3 +3182,123 @@ fn control_mode_without_attaching_matches_tmux() {
         assert_eq!(t.control(args, &[]), z.control(args, &[]), "{args:?}");
     }
 }
+
+impl Mux {
+    /// Runs `-CC ARGS` on a new terminal, types `lines` (each ended by a carriage return, as
+    /// a terminal sends Enter) and returns all it wrote there, guard lines without their time
+    /// and number.
+    fn control_on_terminal(&self, args: &[&str], lines: &[&str]) -> String {
+        let (mut master, mut slave) = (0, 0);
+        // SAFETY: openpty writes two descriptors into the integers given.
+        let opened = unsafe {
+            libc::openpty(
+                &mut master,
+                &mut slave,
+                std::ptr::null_mut(),
+                std::ptr::null(),
+                std::ptr::null(),
+            )
+        };
+        assert_eq!(opened, 0, "openpty");
+        // SAFETY: both descriptors were just opened and are owned here alone.
+        let (master, slave) = unsafe {
+            use std::os::fd::FromRawFd;
+            (
+                std::fs::File::from_raw_fd(master),
+                std::os::fd::OwnedFd::from_raw_fd(slave),
+            )
+        };
+        let mut child = self
+            .command()
+            .arg("-CC")
+            .args(args)
+            .stdin(Stdio::from(slave.try_clone().unwrap()))
+            .stdout(Stdio::from(slave))
+            .spawn()
+            .unwrap();
+        let reader = {
+            let mut master = master.try_clone().unwrap();
+            std::thread::spawn(move || {
+                let mut out = Vec::new();
+                // Ends when the terminal's last holder closes it (an error on a PTY).
+                let _ = std::io::Read::read_to_end(&mut master, &mut out);
+                out
+            })
+        };
+        let mut master = master;
+        for line in lines {
+            std::thread::sleep(Duration::from_millis(400));
+            master.write_all(format!("{line}\r").as_bytes()).unwrap();
+        }
+        child.wait().unwrap();
+        drop(master);
+        let out = String::from_utf8_lossy(&reader.join().unwrap()).into_owned();
+        let (start, body) = match out.strip_prefix(DCS_START) {
+            Some(body) => (DCS_START, body),
+            None => ("", out.as_str()),
+        };
+        let lines: Vec<String> = body
+            .split("\r\n")
+            .map(|l| control_lines(l).join(""))
+            .collect();
+        format!("{start}{}", lines.join("\r\n"))
+    }
+}
+
+/// What `-CC` writes first.
+const DCS_START: &str = "\x1bP1000p";
+
+/// `-CC`: the DCS around everything, the terminal in tmux's mode for it (Enter read as a
+/// newline, newlines written as CR LF).
+#[test]
+fn control_mode_on_a_terminal_wraps_its_output_as_tmux_does() {
+    let (t, z) = both("ctlcc", "/bin/sh");
+    let setup: &[&str] = &["new-session", "-d", "-s", "a", "cat"];
+    assert_eq!(t.run(setup), z.run(setup));
+    let run =
+        |m: &Mux| m.control_on_terminal(&["attach-session", "-t", "a"], &["display -p hi", ""]);
+    let (a, b) = (run(&t), run(&z));
+    assert!(a.starts_with("\x1bP1000p%begin 0\r\n"), "{a:?}");
+    assert_eq!(a, b);
+}
+
+/// Subscriptions: each kind's line, told a second after they are added and whenever a value
+/// changes, in name order; removed by name. Steps are 400 ms apart and the checks come every
+/// second from the first step: the steps at checks change nothing.
+#[test]
+fn control_mode_subscriptions_match_tmux() {
+    let (t, z) = both("ctls", "/bin/sh");
+    let setup: [&[&str]; 2] = [
+        &["new-session", "-d", "-s", "a", "-n", "one", "cat"],
+        &["new-window", "-d", "-t", "a:", "-n", "two", "cat"],
+    ];
+    for args in setup {
+        assert_eq!(t.run(args), z.run(args));
+    }
+    // A step that changes nothing.
+    const PAUSE: Ctl<'static> = Ctl::Run(&["has-session"]);
+    let subscribe = "refresh-client -B 'sess::#{session_name} #{window_name} \
+                     #{client_control_mode}' -B 'pane:%1:#{pane_id} #{window_name}' \
+                     -B 'allp:%*:#{pane_id}' -B 'win:@0:#{window_name}' \
+                     -B 'allw:@*:#{window_index}' -B 'gone:%9:#{pane_id}'";
+    let steps = [
+        Ctl::Line(subscribe),
+        PAUSE,
+        PAUSE,
+        Ctl::Run(&["rename-window", "-t", "a:1", "three"]),
+        PAUSE,
+        PAUSE,
+        Ctl::Line("refresh-client -B allp"),
+        Ctl::Run(&["rename-session", "-t", "a", "b"]),
+        PAUSE,
+        Ctl::Line("refresh-client -B x:y"),
+        PAUSE,
+    ];
+    let run = |m: &Mux| m.control(&["attach-session", "-t", "a"], &steps);
+    let (a, b) = (run(&t), run(&z));
+    assert!(
+        a.out.iter().any(|l| l.starts_with("%subscription-changed")),
+        "{a:?}"
+    );
+    assert_eq!(a, b);
+}

@@ -803,15 +803,17 @@ const REFERENCE: &[ProseSection] = &[
              `%client-session-changed CLIENT $ID NAME`, `%client-detached CLIENT`, \
              `%sessions-changed`, `%session-renamed $ID NAME`, `%session-window-changed $ID @ID`, \
              `%window-add @ID`, `%unlinked-window-add @ID`, `%unlinked-window-close @ID`, \
-             `%window-renamed @ID NAME`, `%unlinked-window-renamed @ID NAME` and \
-             `%layout-change @ID LAYOUT VISIBLE-LAYOUT FLAGS`.",
+             `%window-renamed @ID NAME`, `%unlinked-window-renamed @ID NAME`, \
+             `%layout-change @ID LAYOUT VISIBLE-LAYOUT FLAGS`, and `%subscription-changed NAME \
+             $ID @ID INDEX %ID : VALUE` (`-` for what the subscription is not about) for \
+             `refresh-client -B` subscriptions, checked once a second.",
             "A control client does not size its session's windows until `refresh-client -C \
              WIDTHxHEIGHT` gives it a size; `refresh-client -f no-output` stops its `%output`, \
              `refresh-client -A %ID:off` a pane's. It reads changes as they stand at the end of \
              each command and of each turn of the server: a change undone within one turn is \
              not reported, and several changes of one thing are reported once. Output of \
-             `run-shell` and subscriptions (`refresh-client -B`, `%subscription-changed`), \
-             `%pause` and `%continue`, and `%pane-mode-changed` are not sent.",
+             `run-shell`, `%pause` and `%continue` (`pause-after`), and `%pane-mode-changed` \
+             are not sent.",
             "> printf 'list-windows\\n' | zeropty -C attach -t work",
         ],
     ),
@@ -2072,7 +2074,9 @@ const COMMAND_DOCS: &[CommandDoc] = &[
             ),
             (
                 'B',
-                "For control clients: a subscription, accepted and not acted on (others: \
+                "For control clients: a subscription, `NAME:WHAT:FORMAT` (WHAT: empty for \
+                 the session, `%ID`, `%*`, `@ID` or `@*`), whose value the client is told as \
+                 `%subscription-changed` when it changes; `NAME` alone removes it (others: \
                  `not a control client`).",
             ),
             (

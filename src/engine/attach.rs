@@ -982,6 +982,7 @@ impl Engine {
             .chain(self.clients.list.iter().filter_map(|c| c.clicks.deadline()))
             .chain(self.clients.list.iter().filter_map(|c| c.drag?.scroll_at))
             .chain(self.clocks_deadline())
+            .chain(self.subscriptions_deadline())
             .chain(std::iter::once(self.clients.next_status))
             .chain(self.shown_name_checks())
             .min()

@@ -15,11 +15,14 @@
 //! `%output %PANE TEXT` for what the programs of its session's panes write (bytes below a
 //! space and backslashes as three-digit octal escapes, other bytes as they are),
 //! `%session-changed`, `%client-session-changed`, `%client-detached`, `%sessions-changed`,
-//! `%session-renamed`, `%session-window-changed`, `%window-add`, `%window-close`,
-//! `%window-renamed` (with `unlinked-` for windows of other sessions) and `%layout-change`.
+//! `%session-renamed`, `%session-window-changed`, `%window-add` and `%window-renamed` (with
+//! `unlinked-` for windows of other sessions), `%unlinked-window-close` and `%layout-change`;
+//! and `%subscription-changed` for the formats it subscribed to (`refresh-client -B`),
+//! checked once a second.
 //!
 //! Notifications are found by comparison rather than raised where things change: after each
-//! command's block and at the end of every turn, what the client was last told ([`Seen`]) is
+//! line whose commands may change something (not after [`QUIET_COMMANDS`]), after a command
+//! that waited, and at the end of every turn, what the client was last told ([`Seen`]) is
 //! compared with the sessions, windows and clients as they are, and each difference is
 //! written as tmux's line for it. No command, present or future, can change what a control
 //! client sees without it hearing; the price is that a change undone within one turn is not
@@ -38,10 +41,13 @@
 //! output (after [`Engine::control_sync_copies`]); `out` holds whole lines; a client whose
 //! `out` passes [`OUT_LIMIT`] (it stopped reading) is let go with `too far behind`.
 
+mod subscriptions;
+
 use super::attach::Exit;
 use super::Engine;
 use std::collections::btree_map::Entry;
 use std::collections::{BTreeMap, BTreeSet};
+use subscriptions::Subscription;
 
 /// Most text held for a control client that does not read it; past it the client is let go
 /// (tmux lets go of one whose oldest output is five minutes old), so the server cannot grow
@@ -97,6 +103,11 @@ pub struct Control {
     pub panes_off: BTreeSet<u32>,
     /// A command it ran failed: it exits 1, as tmux's client does after any error.
     pub(super) failed: bool,
+    /// Its subscriptions by name (`refresh-client -B`, `control/subscriptions.rs`), told in
+    /// name order.
+    subscriptions: BTreeMap<String, Subscription>,
+    /// When its subscriptions are next checked (monotonic ms), while it has any.
+    subscriptions_due: Option<u64>,
 }
 
 impl Control {
@@ -109,7 +120,7 @@ impl Control {
         }
     }
 
-    fn line(&mut self, line: &str) {
+    pub(super) fn line(&mut self, line: &str) {
         self.out.extend_from_slice(line.as_bytes());
         self.out.push(b'\n');
     }
@@ -260,7 +271,7 @@ impl Engine {
         self.control_run_lines(conn);
     }
 
-    fn control_mut(&mut self, conn: u64) -> Option<&mut Control> {
+    pub(super) fn control_mut(&mut self, conn: u64) -> Option<&mut Control> {
         self.clients.get_mut(conn)?.control.as_deref_mut()
     }
 
@@ -531,8 +542,16 @@ impl Engine {
             return;
         }
         self.control_notify_all();
+        self.check_subscriptions();
+        // Only the sessions of control clients have copies: the others are not visited.
+        let watched: BTreeSet<u32> = self
+            .clients
+            .iter()
+            .filter(|c| c.control.is_some())
+            .map(|c| c.session)
+            .collect();
         let mut output: Vec<(u32, u32, Vec<u8>)> = Vec::new();
-        for s in self.sessions.iter_mut() {
+        for s in self.sessions.iter_mut().filter(|s| watched.contains(&s.id)) {
             for w in &mut s.windows {
                 if let Some(copy) = w.pane.control_copy.as_mut().filter(|c| !c.is_empty()) {
                     output.push((s.id, w.pane.id, std::mem::take(copy)));
@@ -653,7 +672,7 @@ impl Engine {
 
 /// The number at the start of `text`, as `sscanf("%u")` reads it (digits after optional
 /// spaces; what follows them is ignored).
-fn leading_number(text: &str) -> Option<u32> {
+pub(super) fn leading_number(text: &str) -> Option<u32> {
     let digits: String = text
         .trim_start()
         .chars()

@@ -259,8 +259,8 @@ fn copy_mode(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), Strin
 /// Draws the target client again. Panning (`-c -D -L -R -U`) checks its adjustment and
 /// redraws, as the whole window is always shown; `-f` sets the `read-only`, `ignore-size`
 /// and (for a control client) `no-output` flags. For control clients only: `-C` gives the
-/// client a size, `-A %ID:on|off` turns a pane's `%output` on or off; `-B` subscriptions
-/// are accepted and do nothing.
+/// client a size, `-A %ID:on|off` turns a pane's `%output` on or off, `-B` adds or removes a
+/// subscription.
 fn refresh_client(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
     let tc = e.find_client(ctx, args.get('t'))?;
     if ['c', 'L', 'R', 'U', 'D'].iter().any(|&f| args.has(f)) {
@@ -290,7 +290,11 @@ fn refresh_client(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), 
                 for spec in args.values('A') {
                     e.set_control_pane(tc, spec);
                 }
-            } else if let Some(size) = args.get('C').filter(|_| !args.has('B')) {
+            } else if args.has('B') {
+                for spec in args.values('B') {
+                    e.set_control_subscription(tc, spec);
+                }
+            } else if let Some(size) = args.get('C') {
                 e.set_control_size(tc, size)?;
             }
             return Ok(());
@@ -501,6 +505,17 @@ fn list_clients(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), St
         ctx.print(&l);
     }
     Ok(())
+}
+
+/// Expands `template` for a place as `client` sees it: its `client_*` variables over the
+/// place's (with strftime's `%` sequences, as display-message expands).
+pub fn expand_for_client(e: &Engine, template: &str, at: Option<Found>, client: &Client) -> String {
+    let values = ClientValues {
+        e,
+        client,
+        inner: FormatValues::new(e, at),
+    };
+    format::expand_time(template, &values, e.host.wall_time())
 }
 
 /// Format variables of a client (`client_*`), over those of its session's current pane.

@@ -24,6 +24,7 @@ mod window;
 mod window_moves;
 
 pub use buffer::limit as buffer_limit;
+pub use client::expand_for_client;
 pub use environment::{job_environment, new_session_environ};
 pub use format_values::{expand, FormatValues, VARIABLES};
 pub use options::{command_argv, command_lines, run_detached, run_pending_hooks};

@@ -250,19 +250,10 @@ fn display_message(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(),
         (Some(t), None) => t.to_string(),
         (None, None) => DISPLAY_MESSAGE_TEMPLATE.to_string(),
     };
-    let values = FormatValues::new(e, f);
-    let now = e.host.wall_time();
     // The client's variables are the target client's.
     let text = match target_client.and_then(|conn| e.clients.get(conn)) {
-        Some(client) => {
-            let values = super::client::ClientValues {
-                e,
-                client,
-                inner: values,
-            };
-            format::expand_time(&template, &values, now)
-        }
-        None => format::expand_time(&template, &values, now),
+        Some(client) => super::expand_for_client(e, &template, f, client),
+        None => format::expand_time(&template, &FormatValues::new(e, f), e.host.wall_time()),
     };
     if ctx.config && ctx.req.client.is_none() {
         // With no client to show it to, tmux reports the message as a configuration error.
