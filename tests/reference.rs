@@ -3023,10 +3023,27 @@ impl Mux {
     /// Runs a control client (`-C ARGS`) through `steps`, each followed by a pause, then ends
     /// its input.
     fn control(&self, args: &[&str], steps: &[Ctl<'_>]) -> ControlRun {
+        self.control_read_from(args, steps, 0)
+    }
+
+    /// [`Mux::control`], but what the client prints is not read before step `read_from`: a
+    /// client that falls behind.
+    fn control_read_from(&self, args: &[&str], steps: &[Ctl<'_>], read_from: usize) -> ControlRun {
         let mut child = self.command().arg("-C").args(args).spawn().unwrap();
         let mut stdin = child.stdin.take().unwrap();
+        let mut stdout = child.stdout.take().unwrap();
+        let (go, ready) = std::sync::mpsc::channel::<()>();
+        let reader = std::thread::spawn(move || {
+            let _ = ready.recv();
+            let mut out = Vec::new();
+            let _ = std::io::Read::read_to_end(&mut stdout, &mut out);
+            out
+        });
         std::thread::sleep(Duration::from_millis(400));
-        for step in steps {
+        for (i, step) in steps.iter().enumerate() {
+            if i == read_from {
+                let _ = go.send(());
+            }
             match step {
                 Ctl::Line(line) => {
                     let _ = stdin.write_all(format!("{line}\n").as_bytes());
@@ -3035,11 +3052,12 @@ impl Mux {
             }
             std::thread::sleep(Duration::from_millis(400));
         }
+        let _ = go.send(());
         drop(stdin);
         let o = child.wait_with_output().unwrap();
         ControlRun {
             code: o.status.code(),
-            out: control_lines(&String::from_utf8_lossy(&o.stdout)),
+            out: control_lines(&String::from_utf8_lossy(&reader.join().unwrap())),
             err: String::from_utf8_lossy(&o.stderr).into_owned(),
         }
     }
@@ -3084,8 +3102,9 @@ fn control_guard_lines_are_read_without_times_and_output_joined() {
     );
 }
 
-/// A control client that makes its own session: command blocks, parse errors, new and
-/// closed windows, renames, the panes' output with its escapes, detaching with an empty line.
+/// A control client that makes its own session: command blocks, parse errors (`%0:off`
+/// unquoted is one in tmux's parser), a pane's mode opened and closed, new and closed windows,
+/// renames, the panes' output with its escapes, detaching with an empty line.
 #[test]
 fn control_mode_blocks_and_notifications_match_tmux() {
     let (t, z) = both("ctl", "/bin/sh");
@@ -3094,6 +3113,9 @@ fn control_mode_blocks_and_notifications_match_tmux() {
         Ctl::Line("display -p a ; display -p b"),
         Ctl::Line("display -p c ; bogus ; display -p d"),
         Ctl::Line("display -p -t nosuch:9 e"),
+        Ctl::Line("copy-mode"),
+        Ctl::Line("send-keys -X cancel"),
+        Ctl::Line("refresh-client -A %0:off"),
         Ctl::Line("new-window -n w2 cat"),
         Ctl::Line("rename-window foo"),
         Ctl::Line("send-keys -l 'x\\y'"),
@@ -3301,4 +3323,55 @@ fn control_mode_subscriptions_match_tmux() {
         "{a:?}"
     );
     assert_eq!(a, b);
+}
+
+/// `pause-after`: a pane whose output waits too long for a client that stopped reading is
+/// paused (its waiting output dropped) until the client continues it; output then comes as
+/// `%extended-output` with its age. zeropty's alone: tmux's client reads everything the
+/// server sends into its own memory, so its server never sees a client fall behind.
+#[test]
+fn control_mode_pauses_a_pane_its_client_falls_behind_on() {
+    let z = zeropty_only("ctlp");
+    let flood = "read x; yes 0123456789 | head -c 8000000; cat";
+    z.run(&["new-session", "-d", "-s", "a", flood]);
+    const PAUSE: Ctl<'static> = Ctl::Run(&["has-session"]);
+    let steps = [
+        Ctl::Line("refresh-client -f pause-after=1"),
+        Ctl::Run(&["send-keys", "-t", "a:", "Enter"]),
+        PAUSE,
+        PAUSE,
+        PAUSE,
+        PAUSE,
+        PAUSE,
+        // Read from here.
+        Ctl::Line("display -p '#{client_flags}'"),
+        Ctl::Line("refresh-client -A '%0:continue'"),
+        Ctl::Run(&["send-keys", "-t", "a:", "-l", "hello"]),
+        Ctl::Line("refresh-client -A '%0:pause'"),
+        Ctl::Run(&["send-keys", "-t", "a:", "-l", "unheard"]),
+    ];
+    let run = z.control_read_from(&["attach-session", "-t", "a"], &steps, 7);
+    let text = run.out.join("\n");
+    let at = |needle: &str| text.find(needle).unwrap_or_else(|| panic!("no {needle:?}"));
+    let paused = at("%pause %0");
+    let flags = at("attached,focused,control-mode,pause-after=1,UTF-8");
+    let resumed = at("%continue %0");
+    let hello = at(" : hello");
+    let paused_again = text[hello..].find("%pause %0").map(|p| p + hello);
+    assert!(
+        paused < flags && flags < resumed && resumed < hello,
+        "{text:.2000}"
+    );
+    assert!(paused_again.is_some(), "paused again");
+    assert!(
+        text[..hello].contains("%extended-output %0 "),
+        "output with its age"
+    );
+    assert!(!text.contains("unheard"));
+    // What the pane wrote while paused was dropped, not sent late.
+    assert!(
+        text.matches("0123456789").count() < 800_000,
+        "the flood all came"
+    );
+    assert_eq!(run.code, Some(0), "{}", run.err);
 }

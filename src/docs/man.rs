@@ -811,9 +811,18 @@ const REFERENCE: &[ProseSection] = &[
              WIDTHxHEIGHT` gives it a size; `refresh-client -f no-output` stops its `%output`, \
              `refresh-client -A %ID:off` a pane's. It reads changes as they stand at the end of \
              each command and of each turn of the server: a change undone within one turn is \
-             not reported, and several changes of one thing are reported once. Output of \
-             `run-shell`, `%pause` and `%continue` (`pause-after`), and `%pane-mode-changed` \
-             are not sent.",
+             not reported, and several changes of one thing are reported once. \
+             `%pane-mode-changed %ID` is sent when a client opens or closes copy, view or clock \
+             mode over a pane (modes belong to clients here). Output of `run-shell` is not \
+             sent.",
+            "Flow control: with `refresh-client -f pause-after=SECONDS` (`pause-after` alone: \
+             0), output lines are `%extended-output %ID AGE : TEXT` (AGE: how long, in \
+             milliseconds, the pane's output has waited for the client), and a pane whose \
+             output has waited longer than SECONDS for a client that does not read is paused: \
+             its waiting output is dropped, the client is told `%pause %ID`, and nothing more \
+             of it is sent until `refresh-client -A '%ID:continue'` (`%continue %ID`). \
+             `-A '%ID:pause'` pauses a pane at once. Without it, a client that leaves 64 MiB \
+             unread is let go (`%exit too far behind`).",
             "> printf 'list-windows\\n' | zeropty -C attach -t work",
         ],
     ),
@@ -2070,7 +2079,8 @@ const COMMAND_DOCS: &[CommandDoc] = &[
             (
                 'A',
                 "For control clients: `%ID:on` or `%ID:off` turns the `%output` of a pane \
-                 on or off (others: `not a control client`).",
+                 on or off, `%ID:pause` and `%ID:continue` pause and continue it (others: \
+                 `not a control client`).",
             ),
             (
                 'B',
@@ -2095,8 +2105,8 @@ const COMMAND_DOCS: &[CommandDoc] = &[
             ),
             (
                 'f',
-                "Client flags to set: read-only, ignore-size, and no-output for a control client (a \
-                 ! prefix clears one).",
+                "Client flags to set: read-only, ignore-size, and for a control client no-output and \
+                 pause-after[=SECONDS] (a ! prefix clears one).",
             ),
             ('F', "The same as -f."),
             ('l', "Accepted; the clipboard is not asked for."),

@@ -119,8 +119,6 @@ pub struct AttachFlags {
     /// `-d`: detach the session's other clients; `-x` also sends their parents SIGHUP.
     pub detach_others: bool,
     pub hup_others: bool,
-    /// A control client's `no-output`.
-    pub no_output: bool,
 }
 
 /// How a window's size follows its session's clients.
@@ -270,6 +268,8 @@ pub struct Clients {
     /// Sessions killed (not ended by their last program) since control clients were last
     /// told: tmux reports their windows' close after `%sessions-changed`.
     pub(super) sessions_killed: Vec<u32>,
+    /// Panes over which a mode opened or closed since control clients were last told.
+    pub(super) modes_changed: Vec<u32>,
 }
 
 impl Clients {
@@ -983,6 +983,7 @@ impl Engine {
             .chain(self.clients.list.iter().filter_map(|c| c.drag?.scroll_at))
             .chain(self.clocks_deadline())
             .chain(self.subscriptions_deadline())
+            .chain(self.pauses_deadline())
             .chain(std::iter::once(self.clients.next_status))
             .chain(self.shown_name_checks())
             .min()
@@ -1004,6 +1005,7 @@ impl Engine {
     /// A view opened or closed on a pane: its window's automatic name (`[tmux]` in a mode)
     /// is checked again, as tmux checks it after a mode change.
     pub(super) fn pane_mode_changed(&mut self, pane: u32) {
+        self.note_mode_changed(pane);
         if let Some((si, wi)) = self.locate_pane(pane) {
             self.sessions[si].windows[wi].name_checked.0 = u64::MAX;
             self.names_due.insert(pane);
@@ -2085,10 +2087,11 @@ fn exit_for(c: Client, exit: Exit) -> Exit {
         Exit::Control { reason, .. } => reason,
         _ => String::new(),
     };
+    let status = ctl.failed as u8;
     Exit::Control {
-        text: ctl.out,
+        text: ctl.untaken(),
         reason,
-        status: ctl.failed as u8,
+        status,
     }
 }
 

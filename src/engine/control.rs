@@ -16,7 +16,8 @@
 //! space and backslashes as three-digit octal escapes, other bytes as they are),
 //! `%session-changed`, `%client-session-changed`, `%client-detached`, `%sessions-changed`,
 //! `%session-renamed`, `%session-window-changed`, `%window-add` and `%window-renamed` (with
-//! `unlinked-` for windows of other sessions), `%unlinked-window-close` and `%layout-change`;
+//! `unlinked-` for windows of other sessions), `%unlinked-window-close`, `%layout-change` and
+//! `%pane-mode-changed` (a client's copy, view or clock mode opened or closed over a pane);
 //! and `%subscription-changed` for the formats it subscribed to (`refresh-client -B`),
 //! checked once a second.
 //!
@@ -41,6 +42,7 @@
 //! output (after [`Engine::control_sync_copies`]); `out` holds whole lines; a client whose
 //! `out` passes [`OUT_LIMIT`] (it stopped reading) is let go with `too far behind`.
 
+mod flow;
 mod subscriptions;
 
 use super::attach::Exit;
@@ -53,6 +55,10 @@ use subscriptions::Subscription;
 /// (tmux lets go of one whose oldest output is five minutes old), so the server cannot grow
 /// without end for a client that stopped reading.
 pub const OUT_LIMIT: usize = 64 << 20;
+
+/// Most text the host takes for a control client at a time (it takes more once that has
+/// gone): a client that stops reading leaves the rest here, where `pause-after` sees it wait.
+const TEXT_CHUNK: usize = 256 << 10;
 
 /// Most command input held while a command of the client waits (as for a terminal's keys).
 const INPUT_LIMIT: usize = 1 << 20;
@@ -91,8 +97,9 @@ pub struct Control {
     /// front without moving the rest, which made a burst of short lines quadratic).
     input: Vec<u8>,
     input_at: usize,
-    /// Lines for the client that the host has not taken yet.
+    /// Lines for the client: `out[out_taken..]` the host has not taken yet.
     pub(super) out: Vec<u8>,
+    out_taken: usize,
     /// What the client was last told.
     seen: Seen,
     /// `refresh-client -C` gave it a size: it sizes windows like a terminal.
@@ -103,6 +110,13 @@ pub struct Control {
     pub panes_off: BTreeSet<u32>,
     /// A command it ran failed: it exits 1, as tmux's client does after any error.
     pub(super) failed: bool,
+    /// `pause-after`: a pane whose output has waited this long (ms) for the client is
+    /// paused (`control/flow.rs`).
+    pub(super) pause_after: Option<u64>,
+    /// Panes paused for it: their output is dropped until `refresh-client -A %ID:continue`.
+    paused: BTreeSet<u32>,
+    /// For each pane with output in `out`, when the oldest of it came (monotonic ms).
+    pending_since: BTreeMap<u32, u64>,
     /// Its subscriptions by name (`refresh-client -B`, `control/subscriptions.rs`), told in
     /// name order.
     subscriptions: BTreeMap<String, Subscription>,
@@ -118,6 +132,55 @@ impl Control {
             seen,
             ..Default::default()
         }
+    }
+
+    /// Its flags as `#{client_flags}` names them.
+    pub fn flags(&self) -> Vec<String> {
+        let pause = self
+            .pause_after
+            .map(|ms| format!("pause-after={}", ms / 1000));
+        let no_output = self.no_output.then(|| "no-output".to_string());
+        no_output.into_iter().chain(pause).collect()
+    }
+
+    /// The next lines for the host to send: at most [`TEXT_CHUNK`] bytes (a longer line
+    /// alone), so that what waits for a slow client waits here, where its age is known.
+    fn take_text(&mut self) -> Option<Vec<u8>> {
+        let rest = &self.out[self.out_taken..];
+        if rest.is_empty() {
+            return None;
+        }
+        let cut = match rest.len() <= TEXT_CHUNK {
+            true => rest.len(),
+            false => rest[..TEXT_CHUNK]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .or_else(|| rest.iter().position(|&b| b == b'\n'))
+                .map_or(rest.len(), |nl| nl + 1),
+        };
+        let text = rest[..cut].to_vec();
+        self.out_taken += cut;
+        if self.out_taken == self.out.len() {
+            self.out.clear();
+            self.out_taken = 0;
+            self.pending_since.clear();
+        } else if self.out_taken > self.out.len() / 2 {
+            // Moved down once half is gone: each byte moves a bounded number of times.
+            self.out.drain(..self.out_taken);
+            self.out_taken = 0;
+        }
+        Some(text)
+    }
+
+    /// The lines the host has not taken, for a client that leaves.
+    pub(super) fn untaken(mut self) -> Vec<u8> {
+        self.out.drain(..self.out_taken);
+        self.out
+    }
+
+    /// Bytes of lines waiting for the host.
+    fn waiting(&self) -> usize {
+        self.out.len() - self.out_taken
     }
 
     pub(super) fn line(&mut self, line: &str) {
@@ -224,8 +287,14 @@ fn name_hash(name: &str) -> u64 {
 }
 
 /// A pane's output as `%output` writes it: bytes below a space and backslashes as `\ooo`.
-pub fn escape_output(pane: u32, bytes: &[u8], out: &mut Vec<u8>) {
-    out.extend_from_slice(format!("%output %{pane} ").as_bytes());
+/// With `age` (a client with `pause-after`), as `%extended-output %ID AGE : ...`, AGE being
+/// how long (ms) the pane's output has waited for the client.
+pub fn escape_output(pane: u32, age: Option<u64>, bytes: &[u8], out: &mut Vec<u8>) {
+    let head = match age {
+        Some(age) => format!("%extended-output %{pane} {age} : "),
+        None => format!("%output %{pane} "),
+    };
+    out.extend_from_slice(head.as_bytes());
     for &b in bytes {
         if b < b' ' || b == b'\\' {
             out.extend_from_slice(&[
@@ -295,7 +364,8 @@ impl Engine {
                 Ok(cmds) => {
                     let quiet = cmds.iter().all(|argv| self.is_quiet(argv));
                     self.run_for_client(conn, cmds);
-                    if !quiet {
+                    // A quiet command may still open or close a mode (send-keys -X).
+                    if !quiet || !self.clients.modes_changed.is_empty() {
                         self.control_notify_all();
                     }
                 }
@@ -349,6 +419,14 @@ impl Engine {
         }
     }
 
+    /// A mode opened or closed over a pane (a client's copy, view or clock mode): control
+    /// clients are told with what else changed, as tmux queues `%pane-mode-changed`.
+    pub(super) fn note_mode_changed(&mut self, pane: u32) {
+        if self.has_control_clients() {
+            self.clients.modes_changed.push(pane);
+        }
+    }
+
     /// Tells every control client what changed since it was last told.
     pub(super) fn control_notify_all(&mut self) {
         if !self.has_control_clients() {
@@ -361,19 +439,20 @@ impl Engine {
             .map(|c| c.conn)
             .collect();
         let mut changed = false;
+        let modes: Vec<String> = std::mem::take(&mut self.clients.modes_changed)
+            .into_iter()
+            .map(|pane| format!("%pane-mode-changed %{pane}"))
+            .collect();
         for conn in conns {
             let now = Seen::of(self, conn);
             let Some(before) = self.control_mut(conn).map(|c| std::mem::take(&mut c.seen)) else {
                 continue;
             };
-            if before == now {
-                if let Some(c) = self.control_mut(conn) {
-                    c.seen = now;
-                }
-                continue;
+            let mut lines = modes.clone();
+            if before != now {
+                lines.extend(self.notifications(&before, &now));
+                changed = true;
             }
-            let lines = self.notifications(&before, &now);
-            changed |= !lines.is_empty() || before.session != now.session;
             if let Some(c) = self.control_mut(conn) {
                 for line in lines {
                     c.line(&line);
@@ -559,13 +638,14 @@ impl Engine {
             }
         }
         self.deliver_output(&output);
+        self.pause_late_panes();
         let behind: Vec<u64> = self
             .clients
             .iter()
             .filter(|c| {
                 c.control
                     .as_ref()
-                    .is_some_and(|ctl| ctl.out.len() > OUT_LIMIT)
+                    .is_some_and(|ctl| ctl.waiting() > OUT_LIMIT)
             })
             .map(|c| c.conn)
             .collect();
@@ -584,14 +664,17 @@ impl Engine {
         if output.is_empty() {
             return;
         }
+        let now = self.host.now_ms();
         for c in self.clients.list.iter_mut() {
             let session = c.session;
             let Some(ctl) = c.control.as_deref_mut().filter(|ctl| !ctl.no_output) else {
                 continue;
             };
             for (_, pane, bytes) in output.iter().filter(|(s, ..)| *s == session) {
-                if !ctl.panes_off.contains(pane) {
-                    escape_output(*pane, bytes, &mut ctl.out);
+                if !ctl.panes_off.contains(pane) && !ctl.paused.contains(pane) {
+                    let since = *ctl.pending_since.entry(*pane).or_insert(now);
+                    let age = ctl.pause_after.map(|_| now - since);
+                    escape_output(*pane, age, bytes, &mut ctl.out);
                 }
             }
         }
@@ -599,8 +682,7 @@ impl Engine {
 
     /// What a control client is to be sent now: its lines, all of them.
     pub fn control_text(&mut self, conn: u64) -> Option<Vec<u8>> {
-        let ctl = self.control_mut(conn)?;
-        (!ctl.out.is_empty()).then(|| std::mem::take(&mut ctl.out))
+        self.control_mut(conn)?.take_text()
     }
 
     /// Whether a connection is a control client's.
@@ -631,23 +713,35 @@ impl Engine {
         Ok(())
     }
 
-    /// Whether a control client asked for no `%output` (false for other clients).
-    pub fn control_no_output(&self, conn: u64) -> bool {
-        self.clients
-            .get(conn)
-            .and_then(|c| c.control.as_ref())
-            .is_some_and(|ctl| ctl.no_output)
-    }
-
-    /// Sets a control client's `no-output` flag (other clients have none).
-    pub fn set_control_no_output(&mut self, conn: u64, no_output: bool) {
-        if let Some(ctl) = self.control_mut(conn) {
-            ctl.no_output = no_output;
+    /// `refresh-client -f` for a control client: `no-output`, `pause-after` (or
+    /// `pause-after=SECONDS`), each cleared by a `!` before it; others are not its.
+    pub fn set_control_flags(&mut self, conn: u64, list: &str) {
+        let Some(ctl) = self.control_mut(conn) else {
+            return;
+        };
+        for flag in list.split(',') {
+            let (on, name) = match flag.strip_prefix('!') {
+                Some(name) => (false, name),
+                None => (true, flag),
+            };
+            match name {
+                "no-output" => ctl.no_output = on,
+                "pause-after" => ctl.pause_after = on.then_some(0),
+                _ => {
+                    if let Some(secs) = name.strip_prefix("pause-after=") {
+                        let secs = leading_number(secs).filter(|_| !secs.starts_with(' '));
+                        if let Some(secs) = secs {
+                            ctl.pause_after = on.then_some(secs as u64 * 1000);
+                        }
+                    }
+                }
+            }
         }
         self.control_sync_copies();
     }
 
-    /// `refresh-client -A %ID:on|off`: whether a control client hears a pane's output.
+    /// `refresh-client -A %ID:on|off|pause|continue`: whether a control client hears a
+    /// pane's output.
     pub fn set_control_pane(&mut self, conn: u64, spec: &str) {
         let Some((pane, state)) = spec.split_once(':') else {
             return;
@@ -663,6 +757,8 @@ impl Engine {
                 "off" => {
                     ctl.panes_off.insert(pane);
                 }
+                "pause" => ctl.pause(pane),
+                "continue" => ctl.resume(pane),
                 _ => {}
             }
         }
@@ -688,11 +784,14 @@ mod tests {
     #[test]
     fn output_escapes_controls_and_backslashes_only() {
         let mut out = Vec::new();
-        escape_output(3, b"a\\b\r\n\x1b[1m\xc3\xa9 ~", &mut out);
+        escape_output(3, None, b"a\\b\r\n\x1b[1m\xc3\xa9 ~", &mut out);
         assert_eq!(
             out,
             b"%output %3 a\\134b\\015\\012\\033[1m\xc3\xa9 ~\n".to_vec()
         );
+        out.clear();
+        escape_output(3, Some(250), b"x\n", &mut out);
+        assert_eq!(out, b"%extended-output %3 250 : x\\012\n".to_vec());
     }
 
     #[test]

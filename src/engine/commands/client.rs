@@ -143,7 +143,6 @@ fn client_flags(list: Option<&str>, flags: &mut AttachFlags) {
         match name {
             "read-only" => flags.readonly = on,
             "ignore-size" => flags.ignore_size = on,
-            "no-output" => flags.no_output = on,
             _ => {}
         }
     }
@@ -274,12 +273,11 @@ fn refresh_client(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), 
             let mut flags = AttachFlags {
                 readonly: c.readonly,
                 ignore_size: c.ignore_size,
-                no_output: e.control_no_output(tc),
                 ..Default::default()
             };
             client_flags(Some(list), &mut flags);
             e.set_client_flags(tc, flags.readonly, flags.ignore_size);
-            e.set_control_no_output(tc, flags.no_output);
+            e.set_control_flags(tc, list);
         }
         if ['A', 'B', 'C'].iter().any(|&f| args.has(f)) {
             if !e.is_control(tc) {
@@ -556,21 +554,20 @@ impl Values for ClientValues<'_> {
             "client_key_table" => self.e.client_key_table(c),
             "client_control_mode" => flag(c.control.is_some()),
             "client_flags" => {
-                let mut f = vec!["attached", "focused"];
-                if let Some(ctl) = &c.control {
-                    f.push("control-mode");
-                    if ctl.no_output {
-                        f.push("no-output");
-                    }
+                // tmux's order.
+                let mut f = vec!["attached".to_string(), "focused".into()];
+                if c.control.is_some() {
+                    f.push("control-mode".into());
                 }
                 if c.ignore_size {
-                    f.push("ignore-size");
+                    f.push("ignore-size".into());
                 }
+                f.extend(c.control.iter().flat_map(|ctl| ctl.flags()));
                 if c.readonly {
-                    f.push("read-only");
+                    f.push("read-only".into());
                 }
                 if c.utf8 {
-                    f.push("UTF-8");
+                    f.push("UTF-8".into());
                 }
                 f.join(",")
             }
