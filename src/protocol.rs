@@ -59,9 +59,11 @@
 //!   (every row with its SGR codes, the status line, terminal modes, cursor position and
 //!   visibility), so a slow client is sent only the newest one and the others are dropped.
 //! - [`FRAME_EXIT`] `X`: the session is over for this client: payload byte 0 is the client's
-//!   exit status, byte 1 is 1 when the client must also send SIGHUP to its parent process
-//!   (`detach-client -P`), and the rest is the message the client prints in brackets
-//!   (`detached (from session work)`, `exited`, `server exited`). The server then closes.
+//!   exit status, byte 1 is 1 when the client must take one more step before it exits (a
+//!   terminal's client sends SIGHUP to its parent process, `detach-client -P`; a control
+//!   client waits for an empty line, `wait-exit`), and the rest is the message the client
+//!   prints in brackets (`detached (from session work)`, `exited`, `server exited`; a control
+//!   client's reason after `%exit`). The server then closes.
 //!
 //! Client to server:
 //! - [`FRAME_INPUT`] `I`: bytes read from the terminal (keys, pastes, mouse and focus reports).
@@ -596,13 +598,13 @@ pub fn parse_resize(payload: &[u8]) -> Option<(u32, u32)> {
 }
 
 /// The payload of a [`FRAME_EXIT`].
-pub fn exit_payload(status: u8, hup_parent: bool, message: &str) -> Vec<u8> {
-    let mut p = vec![status, hup_parent as u8];
+pub fn exit_payload(status: u8, last_step: bool, message: &str) -> Vec<u8> {
+    let mut p = vec![status, last_step as u8];
     p.extend_from_slice(message.as_bytes());
     p
 }
 
-/// Reads a [`FRAME_EXIT`] payload: status, SIGHUP-parent flag, message.
+/// Reads a [`FRAME_EXIT`] payload: status, last-step flag, message.
 pub fn parse_exit(payload: &[u8]) -> (u8, bool, String) {
     match payload {
         [status, hup, message @ ..] => (

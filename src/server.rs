@@ -849,7 +849,7 @@ fn push_exit(outbuf: &mut Vec<u8>, exit: &Exit) {
             protocol::push_frame(outbuf, protocol::FRAME_TEXT, text);
         }
     }
-    let payload = protocol::exit_payload(exit.status(), exit.hup_parent(), &exit.message());
+    let payload = protocol::exit_payload(exit.status(), exit.last_step(), &exit.message());
     protocol::push_frame(outbuf, protocol::FRAME_EXIT, &payload);
 }
 

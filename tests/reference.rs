@@ -3375,3 +3375,39 @@ fn control_mode_pauses_a_pane_its_client_falls_behind_on() {
     );
     assert_eq!(run.code, Some(0), "{}", run.err);
 }
+
+/// `wait-exit`: after `%exit` the client reads on until an empty line (a line with text does
+/// not end it), as tmux's client does.
+#[test]
+fn control_mode_wait_exit_waits_for_an_empty_line_as_tmux_does() {
+    let (t, z) = both("ctlw", "/bin/sh");
+    let setup: &[&str] = &["new-session", "-d", "-s", "a", "cat"];
+    assert_eq!(t.run(setup), z.run(setup));
+    let run = |m: &Mux| {
+        let mut child = m
+            .command()
+            .args(["-C", "attach-session", "-t", "a"])
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let lines = "refresh-client -f wait-exit\ndisplay -p '#{client_flags}'\n\n";
+        stdin.write_all(lines.as_bytes()).unwrap();
+        std::thread::sleep(Duration::from_millis(600));
+        stdin.write_all(b"not empty\n").unwrap();
+        std::thread::sleep(Duration::from_millis(400));
+        let waited = child.try_wait().unwrap().is_none();
+        stdin.write_all(b"\n").unwrap();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while child.try_wait().unwrap().is_none() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let ended = child.try_wait().unwrap().is_some();
+        drop(stdin);
+        let o = child.wait_with_output().unwrap();
+        let out = control_lines(&String::from_utf8_lossy(&o.stdout));
+        (waited, ended, o.status.code(), out)
+    };
+    let (a, b) = (run(&t), run(&z));
+    assert!(a.0 && a.1, "tmux waited for its empty line: {a:?}");
+    assert_eq!(a, b);
+}

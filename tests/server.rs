@@ -5,7 +5,7 @@ mod common;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-use common::zp::Zp;
+use common::zp::{wait_for, Zp};
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
@@ -540,4 +540,66 @@ fn a_server_out_of_descriptors_refuses_sessions_and_waits_for_connections() {
     drop(held);
     let listed = zp.ok(&["list-sessions", "-F", "#{session_name}"]);
     assert_eq!(listed.lines().count(), started as usize);
+}
+
+/// A frame as the protocol writes it (type, 4-byte big-endian length, payload).
+fn frame(kind: u8, payload: &[u8]) -> Vec<u8> {
+    let mut f = vec![kind];
+    f.extend_from_slice(&(payload.len() as u32).to_be_bytes());
+    f.extend_from_slice(payload);
+    f
+}
+
+/// Control clients that send junk, overlong lines, frames of unknown or impossible kinds, or
+/// vanish without reading while their pane floods: the server answers what it can, lets them
+/// go, and serves everyone else as before.
+#[test]
+fn hostile_control_clients_change_nothing() {
+    use std::io::{Read, Write};
+    let zp = Zp::new("ctlhostile");
+    zp.ok(&["new-session", "-d", "-s", "g", "cat"]);
+    let sock = zp.socket();
+    let attach = concat!(
+        "{\"argv\":[\"attach-session\",\"-t\",\"g\"],\"control\":true,",
+        "\"terminal\":{\"cols\":80,\"rows\":24,\"term\":\"xterm\",\"tty\":\"\",\"pid\":1,\"utf8\":true}}\n"
+    );
+    let connect = || {
+        let mut s = std::os::unix::net::UnixStream::connect(&sock).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        s.write_all(attach.as_bytes()).unwrap();
+        s
+    };
+    // Junk, a line over the input bound, a good line, the end of input, then more frames.
+    let mut s = connect();
+    let mut junk = frame(b'I', b"\x00\xff{{\n");
+    junk.extend(frame(b'I', &vec![b'x'; 3 << 20]));
+    junk.extend(frame(b'I', b"\ndisplay -p still-here\n"));
+    junk.extend(frame(b'Z', b"unknown kind"));
+    junk.extend(frame(b'E', b""));
+    junk.extend(frame(b'I', b"display -p after-the-end\n"));
+    s.write_all(&junk).unwrap();
+    let mut seen = Vec::new();
+    let _ = s.read_to_end(&mut seen);
+    let seen = String::from_utf8_lossy(&seen);
+    assert!(seen.contains("\"attached\":true"), "{seen:.300}");
+    assert!(seen.contains("parse error: "), "{seen:.300}");
+    assert!(seen.contains("parse error: command too long"), "{seen:.300}");
+    assert!(seen.contains("still-here"), "{seen:.300}");
+    assert!(!seen.contains("after-the-end"), "{seen:.300}");
+    // An impossible frame length ends the connection.
+    let mut s = connect();
+    s.write_all(&[b'I', 0xff, 0xff, 0xff, 0xff]).unwrap();
+    let _ = s.read_to_end(&mut Vec::new());
+    // One that never reads while its pane floods, then vanishes.
+    let s = connect();
+    zp.ok(&["send-keys", "-t", "g", "-l", &"y".repeat(100_000)]);
+    std::thread::sleep(Duration::from_millis(500));
+    drop(s);
+    zp.ok(&["has-session", "-t", "g"]);
+    zp.ok(&["send-keys", "-t", "g", "C-u", "ok", "Enter"]);
+    zp.wait_screen("g", |s| s.contains("ok\nok"));
+    wait_for(
+        || zp.ok(&["list-clients", "-F", "#{client_name}"]),
+        |clients| clients.is_empty(),
+    );
 }

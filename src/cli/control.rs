@@ -47,11 +47,11 @@ pub fn run(
     // A control client has no size until refresh-client -C gives it one.
     let terminal = client_terminal(env, 80, 24);
     let line = protocol::attach_request_line(argv, cwd, env, &terminal, true);
-    let (status, reason) = match send_request(&conn, &line, STDOUT) {
-        Err(code) => (code, String::new()),
+    let (status, wait, reason) = match send_request(&conn, &line, STDOUT) {
+        Err(code) => (code, false, String::new()),
         Ok(rest) => {
-            let (status, _, reason) = pump(conn.as_raw_fd(), rest);
-            (status as i32, reason)
+            let (status, wait, reason) = pump(conn.as_raw_fd(), rest);
+            (status as i32, wait, reason)
         }
     };
     let exit = match reason.as_str() {
@@ -59,11 +59,28 @@ pub fn run(
         reason => format!("%exit {reason}\n"),
     };
     let _ = fd::write_all(STDOUT, exit.as_bytes());
+    if wait {
+        wait_for_empty_line();
+    }
     if doubled {
         let _ = fd::write_all(STDOUT, DCS_END);
     }
     drop(raw);
     status
+}
+
+/// `wait-exit`: reads standard input until an empty line or its end, as tmux's client does
+/// before it exits.
+fn wait_for_empty_line() {
+    let mut line = Vec::new();
+    let mut byte = [0u8; 1];
+    while let Ok(1) = fd::read(STDIN, &mut byte) {
+        if byte[0] != b'\n' {
+            line.push(byte[0]);
+        } else if std::mem::take(&mut line).is_empty() {
+            return;
+        }
+    }
 }
 
 /// Copies standard input to the server and its lines to standard output until it ends the

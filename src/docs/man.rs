@@ -796,7 +796,8 @@ const REFERENCE: &[ProseSection] = &[
              standard input. A line that does not parse is one `%error` block reading `parse \
              error: ...`. An empty line, or the end of standard input, detaches; the program \
              then prints `%exit` (and a reason, `too far behind`, when the server let it go \
-             for not reading) and exits 1 if a command it ran failed, else 0.",
+             for not reading), waits for an empty line if `refresh-client -f wait-exit` asked \
+             it to, and exits 1 if a command it ran failed, else 0.",
             "Between blocks come notifications, as tmux words them: `%output %PANE TEXT` (what \
              the programs of the client's session write: bytes below a space and backslashes \
              as three-digit octal escapes), `%session-changed $ID NAME`, \
@@ -2105,8 +2106,8 @@ const COMMAND_DOCS: &[CommandDoc] = &[
             ),
             (
                 'f',
-                "Client flags to set: read-only, ignore-size, and for a control client no-output and \
-                 pause-after[=SECONDS] (a ! prefix clears one).",
+                "Client flags to set: read-only, ignore-size, and for a control client no-output, \
+                 wait-exit and pause-after[=SECONDS] (a ! prefix clears one).",
             ),
             ('F', "The same as -f."),
             ('l', "Accepted; the clipboard is not asked for."),

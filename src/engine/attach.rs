@@ -78,6 +78,8 @@ pub enum Exit {
         text: Vec<u8>,
         reason: String,
         status: u8,
+        /// `wait-exit`: it waits for an empty line after `%exit`.
+        wait: bool,
     },
 }
 
@@ -106,8 +108,13 @@ impl Exit {
         }
     }
 
-    pub fn hup_parent(&self) -> bool {
-        matches!(self, Exit::Detached { hup: true, .. })
+    /// Whether the client takes one more step before it exits: SIGHUP to its parent (a
+    /// terminal's client), waiting for an empty line (a control client with `wait-exit`).
+    pub fn last_step(&self) -> bool {
+        match self {
+            Exit::Control { wait, .. } => *wait,
+            exit => matches!(exit, Exit::Detached { hup: true, .. }),
+        }
     }
 }
 
@@ -2087,11 +2094,12 @@ fn exit_for(c: Client, exit: Exit) -> Exit {
         Exit::Control { reason, .. } => reason,
         _ => String::new(),
     };
-    let status = ctl.failed as u8;
+    let (status, wait) = (ctl.failed as u8, ctl.wait_exit);
     Exit::Control {
         text: ctl.untaken(),
         reason,
         status,
+        wait,
     }
 }
 

@@ -60,8 +60,14 @@ pub const OUT_LIMIT: usize = 64 << 20;
 /// gone): a client that stops reading leaves the rest here, where `pause-after` sees it wait.
 const TEXT_CHUNK: usize = 256 << 10;
 
-/// Most command input held while a command of the client waits (as for a terminal's keys).
+/// Most command input held while a command of the client waits (as for a terminal's keys),
+/// and the longest line taken.
 const INPUT_LIMIT: usize = 1 << 20;
+
+/// What stands in the input for a line too long to keep: it is answered `command too long`
+/// (tmux's client's words for a command over its message size). A NUL cannot start a
+/// command's name, so no line a client means as a command reads the same.
+const OVERLONG: &[u8] = b"\0overlong";
 
 /// Commands that change no session, window, name, size, current window or client.
 const QUIET_COMMANDS: &[&str] = &[
@@ -97,6 +103,8 @@ pub struct Control {
     /// front without moving the rest, which made a burst of short lines quadratic).
     input: Vec<u8>,
     input_at: usize,
+    /// A line that outgrew [`INPUT_LIMIT`] is being dropped until its newline.
+    in_overlong: bool,
     /// Lines for the client: `out[out_taken..]` the host has not taken yet.
     pub(super) out: Vec<u8>,
     out_taken: usize,
@@ -110,6 +118,8 @@ pub struct Control {
     pub panes_off: BTreeSet<u32>,
     /// A command it ran failed: it exits 1, as tmux's client does after any error.
     pub(super) failed: bool,
+    /// `wait-exit`: after `%exit` its program waits for an empty line.
+    pub(super) wait_exit: bool,
     /// `pause-after`: a pane whose output has waited this long (ms) for the client is
     /// paused (`control/flow.rs`).
     pub(super) pause_after: Option<u64>,
@@ -140,7 +150,8 @@ impl Control {
             .pause_after
             .map(|ms| format!("pause-after={}", ms / 1000));
         let no_output = self.no_output.then(|| "no-output".to_string());
-        no_output.into_iter().chain(pause).collect()
+        let wait = self.wait_exit.then(|| "wait-exit".to_string());
+        no_output.into_iter().chain(wait).chain(pause).collect()
     }
 
     /// The next lines for the host to send: at most [`TEXT_CHUNK`] bytes (a longer line
@@ -201,11 +212,31 @@ impl Control {
         Some(line)
     }
 
-    /// Adds what the client sent (what a waiting command holds back is bounded).
-    fn take_input(&mut self, bytes: &[u8]) {
+    /// Adds what the client sent. What waits is bounded: whole lines past
+    /// [`INPUT_LIMIT`] (behind a command that waits) are dropped, and a line that grows past
+    /// it is cut out, the rest of it dropped as it comes, and stands as [`OVERLONG`].
+    fn take_input(&mut self, mut bytes: &[u8]) {
+        if self.in_overlong {
+            let Some(nl) = bytes.iter().position(|&b| b == b'\n') else {
+                return;
+            };
+            self.in_overlong = false;
+            self.input.extend_from_slice(OVERLONG);
+            bytes = &bytes[nl..];
+        }
         let room = INPUT_LIMIT.saturating_sub(self.input.len() - self.input_at);
         self.input
             .extend_from_slice(&bytes[..bytes.len().min(room)]);
+        let line_start = self
+            .input
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(self.input_at, |nl| nl + 1);
+        if bytes.len() > room && line_start.max(self.input_at) < self.input.len() {
+            // The last line did not fit: cut it out, and drop what comes until its end.
+            self.input.truncate(line_start.max(self.input_at));
+            self.in_overlong = true;
+        }
     }
 }
 
@@ -357,6 +388,10 @@ impl Engine {
                 // An empty line detaches (and so does the end of the input, which adds one).
                 self.detach_client(conn, false);
                 return;
+            }
+            if line == OVERLONG {
+                self.control_parse_error(conn, "command too long");
+                continue;
             }
             let text = String::from_utf8_lossy(&line).into_owned();
             // Unknown commands and bad flags are parse errors too, found by the run.
@@ -654,6 +689,7 @@ impl Engine {
                 text: Vec::new(),
                 reason: "too far behind".into(),
                 status: 0,
+                wait: false,
             };
             self.let_go(conn, exit);
         }
@@ -713,7 +749,7 @@ impl Engine {
         Ok(())
     }
 
-    /// `refresh-client -f` for a control client: `no-output`, `pause-after` (or
+    /// `refresh-client -f` for a control client: `no-output`, `wait-exit`, `pause-after` (or
     /// `pause-after=SECONDS`), each cleared by a `!` before it; others are not its.
     pub fn set_control_flags(&mut self, conn: u64, list: &str) {
         let Some(ctl) = self.control_mut(conn) else {
@@ -726,6 +762,7 @@ impl Engine {
             };
             match name {
                 "no-output" => ctl.no_output = on,
+                "wait-exit" => ctl.wait_exit = on,
                 "pause-after" => ctl.pause_after = on.then_some(0),
                 _ => {
                     if let Some(secs) = name.strip_prefix("pause-after=") {

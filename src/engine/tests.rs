@@ -1736,6 +1736,7 @@ fn a_control_client_gets_command_blocks_notifications_and_output() {
             text,
             reason,
             status,
+            ..
         },
     )] = &exits[..]
     else {
