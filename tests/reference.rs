@@ -3411,3 +3411,27 @@ fn control_mode_wait_exit_waits_for_an_empty_line_as_tmux_does() {
     assert!(a.0 && a.1, "tmux waited for its empty line: {a:?}");
     assert_eq!(a, b);
 }
+
+/// A control client's flags given when it attaches (`attach-session -f`).
+#[test]
+fn control_mode_flags_given_to_attach_match_tmux() {
+    let (t, z) = both("ctlf", "/bin/sh");
+    // Named, so that tmux's automatic rename (which reports a name it sets again) is off.
+    let setup: &[&str] = &["new-session", "-d", "-s", "a", "-n", "one", "cat"];
+    assert_eq!(t.run(setup), z.run(setup));
+    let steps = [
+        Ctl::Line("display -p '#{client_flags}'"),
+        Ctl::Run(&["send-keys", "-t", "a:", "-l", "unheard"]),
+        Ctl::Line("refresh-client -f '!no-output,!pause-after'"),
+        Ctl::Line("display -p '#{client_flags}'"),
+    ];
+    let args = [
+        "attach-session",
+        "-t",
+        "a",
+        "-f",
+        "no-output,pause-after=2,wait-exit",
+    ];
+    let run = |m: &Mux| m.control(&args, &steps);
+    assert_eq!(run(&t), run(&z));
+}

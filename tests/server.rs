@@ -583,7 +583,10 @@ fn hostile_control_clients_change_nothing() {
     let seen = String::from_utf8_lossy(&seen);
     assert!(seen.contains("\"attached\":true"), "{seen:.300}");
     assert!(seen.contains("parse error: "), "{seen:.300}");
-    assert!(seen.contains("parse error: command too long"), "{seen:.300}");
+    assert!(
+        seen.contains("parse error: command too long"),
+        "{seen:.300}"
+    );
     assert!(seen.contains("still-here"), "{seen:.300}");
     assert!(!seen.contains("after-the-end"), "{seen:.300}");
     // An impossible frame length ends the connection.

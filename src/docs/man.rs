@@ -1381,7 +1381,9 @@ const COMMAND_DOCS: &[CommandDoc] = &[
             ),
             (
                 'f',
-                "Client flags, as tmux's (read-only, ignore-size...); accepted.",
+                "Client flags: read-only and ignore-size, and for a control client \
+                 no-output, wait-exit and pause-after[=SECONDS] (a ! prefix clears one); \
+                 tmux's others are accepted.",
             ),
             (
                 'r',

@@ -172,7 +172,17 @@ pub(crate) fn attach_named(
         ..Default::default()
     };
     client_flags(flags, &mut f);
-    e.attach_client(ctx, si, f)
+    e.attach_client(ctx, si, f)?;
+    control_flags(e, ctx, flags);
+    Ok(())
+}
+
+/// `-f`'s flags that are a control client's (`no-output`, `wait-exit`, `pause-after`), for
+/// the client a command has just attached.
+fn control_flags(e: &mut Engine, ctx: &Ctx<'_>, list: Option<&str>) {
+    if let (Some(list), Some(conn)) = (list, ctx.req.client) {
+        e.set_control_flags(conn, list);
+    }
 }
 
 fn attach_session(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
@@ -204,7 +214,9 @@ fn attach_session(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), 
         flags.readonly = true;
         flags.ignore_size = true;
     }
-    e.attach_client(ctx, found.session, flags)
+    e.attach_client(ctx, found.session, flags)?;
+    control_flags(e, ctx, args.get('f'));
+    Ok(())
 }
 
 /// Starts copy mode on the target pane (`-u`: a page up; `-e`: scrolling to the bottom ends
