@@ -3412,7 +3412,8 @@ fn control_mode_wait_exit_waits_for_an_empty_line_as_tmux_does() {
     assert_eq!(a, b);
 }
 
-/// A control client's flags given when it attaches (`attach-session -f`).
+/// A control client's flags given when it attaches (`attach-session -f`), and a pane's
+/// output turned off and on again (`refresh-client -A`).
 #[test]
 fn control_mode_flags_given_to_attach_match_tmux() {
     let (t, z) = both("ctlf", "/bin/sh");
@@ -3424,6 +3425,10 @@ fn control_mode_flags_given_to_attach_match_tmux() {
         Ctl::Run(&["send-keys", "-t", "a:", "-l", "unheard"]),
         Ctl::Line("refresh-client -f '!no-output,!pause-after'"),
         Ctl::Line("display -p '#{client_flags}'"),
+        Ctl::Line("refresh-client -A '%0:off'"),
+        Ctl::Run(&["send-keys", "-t", "a:", "-l", "off"]),
+        Ctl::Line("refresh-client -A '%0:on'"),
+        Ctl::Run(&["send-keys", "-t", "a:", "-l", "on"]),
     ];
     let args = [
         "attach-session",

@@ -755,11 +755,7 @@ impl Engine {
         let Some(ctl) = self.control_mut(conn) else {
             return;
         };
-        for flag in list.split(',') {
-            let (on, name) = match flag.strip_prefix('!') {
-                Some(name) => (false, name),
-                None => (true, flag),
-            };
+        for (on, name) in list.split(',').map(flag_setting) {
             match name {
                 "no-output" => ctl.no_output = on,
                 "wait-exit" => ctl.wait_exit = on,
@@ -800,6 +796,14 @@ impl Engine {
             }
         }
         self.control_sync_copies();
+    }
+}
+
+/// One of a client's `-f` flags: whether it is set (no `!` before it) and its name.
+pub(crate) fn flag_setting(flag: &str) -> (bool, &str) {
+    match flag.strip_prefix('!') {
+        Some(name) => (false, name),
+        None => (true, flag),
     }
 }
 

@@ -135,11 +135,8 @@ pub(crate) fn attach_size(e: &Engine, ctx: &Ctx<'_>) -> Option<(u32, u32)> {
 
 /// `-f flags` of attach-session: the ones zeropty acts on.
 fn client_flags(list: Option<&str>, flags: &mut AttachFlags) {
-    for flag in list.unwrap_or("").split(',') {
-        let (on, name) = match flag.strip_prefix('!') {
-            Some(n) => (false, n),
-            None => (true, flag),
-        };
+    let flags_given = list.unwrap_or("").split(',');
+    for (on, name) in flags_given.map(crate::engine::control::flag_setting) {
         match name {
             "read-only" => flags.readonly = on,
             "ignore-size" => flags.ignore_size = on,
