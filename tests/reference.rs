@@ -3390,13 +3390,18 @@ fn control_mode_wait_exit_waits_for_an_empty_line_as_tmux_does() {
             .spawn()
             .unwrap();
         let mut stdin = child.stdin.take().unwrap();
-        let lines = "refresh-client -f wait-exit\ndisplay -p '#{client_flags}'\n\n";
+        // tmux reads lines sent before its attach has run as a client with no session.
+        std::thread::sleep(Duration::from_millis(400));
+        let lines = "refresh-client -f wait-exit\ndisplay -p '#{client_flags}'\n";
         stdin.write_all(lines.as_bytes()).unwrap();
+        std::thread::sleep(Duration::from_millis(400));
+        stdin.write_all(b"\n").unwrap();
         std::thread::sleep(Duration::from_millis(600));
-        stdin.write_all(b"not empty\n").unwrap();
+        // A client that did not wait has closed its input.
+        let _ = stdin.write_all(b"not empty\n");
         std::thread::sleep(Duration::from_millis(400));
         let waited = child.try_wait().unwrap().is_none();
-        stdin.write_all(b"\n").unwrap();
+        let _ = stdin.write_all(b"\n");
         let deadline = Instant::now() + Duration::from_secs(5);
         while child.try_wait().unwrap().is_none() && Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(50));
