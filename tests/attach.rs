@@ -1076,6 +1076,21 @@ fn status_messages_and_the_message_log_match_tmux() {
     assert_eq!(last_line(&t), last_line(&z));
     twins.keys(&["x"]);
     twins.wait_both("the error gone", |s| attached(s, "work"));
+    // A message's directives place and colour it as the status line's do.
+    twins.both(&[
+        "display-message",
+        "-d",
+        "0",
+        "#[align=centre,bold]mid#[align=right,fg=blue,bg=default]end",
+    ]);
+    let (t, z) = twins.wait_both("the aligned message", showing("end"));
+    assert_eq!(
+        seen_cells(last_line(&z)),
+        seen_cells(last_line(&t)),
+        "{z:?}\n{t:?}"
+    );
+    twins.keys(&["x"]);
+    twins.wait_both("the aligned message gone", |s| attached(s, "work"));
     // One key's note (list-keys -1N) shows on the current client instead of being printed.
     let args = ["list-keys", "-1", "-N"];
     let (t, z) = (twins.tmux(&args), env.zp(&args));
@@ -1596,6 +1611,36 @@ impl Twins<'_> {
                 assert_eq!(z, t, "{what}: zeropty's screen, then tmux's");
                 assert_eq!(zc, tc, "{what}: zeropty's cursor, then tmux's");
             }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// Both clients' last `rows` rows (the status lines), with escapes.
+    fn status_rows(&self, rows: usize) -> (String, String) {
+        let status = |target: &str| {
+            let s = self.env.outer.screen(target, true);
+            let lines: Vec<&str> = s.lines().collect();
+            lines[lines.len().saturating_sub(rows)..].join("\n")
+        };
+        (status("t"), status("z"))
+    }
+
+    /// Runs `change`, which must change both clients' last `rows` rows (the status lines),
+    /// waits until both have changed and then until they show the same cells, colours and
+    /// attributes included.
+    fn status_step(&self, what: &str, rows: usize, change: impl FnOnce()) {
+        let before = self.status_rows(rows);
+        change();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        loop {
+            let (t, z) = self.status_rows(rows);
+            if t != before.0 && z != before.1 && seen_cells(&t) == seen_cells(&z) {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{what}: zeropty's status\n{z}\ntmux's\n{t}"
+            );
             std::thread::sleep(Duration::from_millis(100));
         }
     }
@@ -2144,6 +2189,98 @@ fn clicks_on_the_status_line_choose_windows_as_in_tmux() {
     expect("a click on the last window's name", "2 default");
     click(column("0:"));
     expect("a click on the first cell after the left part", "0 default");
+}
+
+/// Status lines drawn from the user's formats and styles as tmux draws them: `#[...]` styles
+/// in the left and right parts and in the windows' formats, the window styles, a list too
+/// long for the line cut around the current window with `<` and `>`, each `status-justify`,
+/// a second line (tmux's default one), a `fill` colour, and a click on a window of a cut
+/// list choosing the window its range names.
+#[test]
+fn styled_status_lines_match_tmux() {
+    let env = Env::new("statusstyle");
+    let twins = Twins::start(&env, "exec cat", 60, 16);
+    let set = |option: &str, value: &str| twins.both(&["set-option", "-g", option, value]);
+    let step = |what: &str, option: &str, value: &str| {
+        twins.status_step(what, 1, || set(option, value));
+    };
+    twins.status_step("a themed status line", 1, || {
+        set("status-style", "bg=colour235,fg=colour250");
+        set(
+            "status-left",
+            "#[fg=colour232,bg=colour154,bold] #S #[fg=colour154,bg=colour238,nobold]>#[default] ",
+        );
+        set("status-left-length", "20");
+        set(
+            "status-right",
+            "#[fg=yellow]#{session_windows}w #[reverse]R#[noreverse,fg=red] !",
+        );
+        set("window-status-format", "#[fg=colour244]#I #W");
+        set("window-status-current-format", "#[bold]#I:#W#F");
+        set("window-status-current-style", "fg=red,bg=blue,underscore");
+        set("window-status-separator", "|");
+    });
+    for justify in ["centre", "right", "absolute-centre", "left"] {
+        step(justify, "status-justify", justify);
+    }
+    twins.status_step("a list cut at its right end", 1, || {
+        for i in 1..10 {
+            let name = format!("window{i}");
+            twins.both(&["new-window", "-d", "-t", "work", "-n", &name, "exec cat"]);
+        }
+    });
+    let select = |what: &str, target: &str| {
+        twins.status_step(what, 1, || twins.both(&["select-window", "-t", target]));
+    };
+    select("a list cut at both ends", "work:5");
+    select("a list cut at its left end", "work:9");
+    step(
+        "the last window in its style",
+        "window-status-last-style",
+        "bg=green",
+    );
+    twins.status_step("two lines, the second tmux's", 2, || set("status", "2"));
+    twins.status_step("a filled second line", 2, || {
+        set(
+            "status-format[1]",
+            "#[fill=blue align=right]#{session_name}#[align=centre]mid",
+        );
+    });
+    step("one line again", "status", "on");
+    // What keys and programs change shows without a command having run: the prefix key's
+    // table, a title the program sets.
+    set(
+        "status-right",
+        "#{?client_prefix,PREFIX,plain} #{pane_title}",
+    );
+    twins.status_step("the prefix key pressed", 1, || twins.keys(&["C-b"]));
+    twins.status_step("a key the prefix table does not bind", 1, || {
+        twins.keys(&["F11"])
+    });
+    twins.status_step("a title set by the program", 1, || {
+        twins.both(&["send-keys", "-t", "work", "-l", "\x1b]2;TITLE\x07"]);
+        twins.both(&["send-keys", "-t", "work", "Enter"]);
+    });
+    // A click on a window of the cut list chooses the window its range names.
+    twins.both(&["set-option", "-g", "mouse", "on"]);
+    select("window 5 current", "work:5");
+    let status = last_line(&env.outer.screen("z", false)).to_string();
+    let x = status.find("4 window4").expect("window 4 shows") as u32 + 3;
+    twins.type_raw(&format!("\x1b[<0;{x};16M\x1b[<0;{x};16m"));
+    let args = ["display-message", "-p", "-t", "work", "#{window_index}"];
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let t = String::from_utf8(twins.tmux(&args).stdout).unwrap();
+        let z = env.zp_ok(&args);
+        if t.trim() == "4" && z.trim() == "4" {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the click: tmux {t:?}, zeropty {z:?}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }
 
 /// A drag held on the pane's top row goes on scrolling copy mode up, a line every 50 ms, as

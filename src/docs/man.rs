@@ -873,8 +873,9 @@ const REFERENCE: &[ProseSection] = &[
              statically linked program or a setuid one does not see a terminal on the socket \
              backend; use `new-session -T pty` for them. `#{pane_tty}` is empty on the socket \
              backend.",
-            "The attached view draws the default status line only (no `status-format` styles), \
-             and its copy mode (`copy-mode`, `C-b [`) belongs to the client, not to the pane: \
+            "The attached view's status line is drawn as tmux draws it (status-format, one to \
+             five lines, with its styles, alignments and a window list cut around the current \
+             window), but at the bottom only (`status-position top` is not followed). Its copy mode (`copy-mode`, `C-b [`) belongs to the client, not to the pane: \
              its moves, selections, copies (to paste buffers, to a command with copy-pipe, to \
              the terminal's clipboard) and searches are tmux's, over a copy of the pane taken \
              when it starts and reflowed when the pane is resized, with the keys of tmux's \

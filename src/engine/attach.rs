@@ -6,9 +6,9 @@
 //!
 //! Drawing: a frame is a full redraw built from the screen (each row from
 //! [`Terminal::capture`](crate::term::Terminal::capture) with SGR codes, cleared to the end of
-//! the line unless it fills it), a status line like tmux's default one at the bottom, the
+//! the line unless it fills it), the status lines at the bottom (`engine/status_line.rs`), the
 //! pane's key, paste, focus and mouse modes, and the cursor. A message (display-message, an
-//! error of a command a key ran) takes the status line's place, the cursor hidden, until its
+//! error of a command a key ran) takes the last status line's place, the cursor hidden, until its
 //! time is up or a key is typed, as tmux shows one; unlike tmux, the pane above keeps drawing
 //! meanwhile. A prompt (command-prompt's line, confirm-before's question: `engine/prompt.rs`,
 //! `engine/client_prompt.rs`) takes it until it is answered; a message shows over it. A
@@ -19,7 +19,7 @@
 //! gets the newest screen and never a backlog.
 //!
 //! Sizes: every window of a session takes the smallest size among the clients attached to it
-//! that are not read-only or ignore-size (less a row for the status line), unless its
+//! that are not read-only or ignore-size (less the status lines' rows), unless its
 //! `window-size` says otherwise (`manual` after resize-window, `largest`, `latest`). With no
 //! such client, windows keep the size they have.
 //!
@@ -44,15 +44,16 @@
 //! `Session::attached` is the number of clients on each session; a request waiting on a
 //! client's prompt is released (declined) when that client leaves.
 
-use super::commands::FormatValues;
 use super::control::{Control, Seen};
 use super::copy_mode::{CopyMode, Mark};
 use super::format;
+use super::format_draw::{self, Cell};
 use super::key_bindings::Binding;
 use super::keys::{self, Key, KeyModes};
 use super::mouse::{Clicks, MouseAt, MouseEvent, Place};
 use super::options::Value;
 use super::prompt::Prompt;
+use super::style::{self, Pen};
 use super::target::Found;
 use super::{Ctx, Engine, Request};
 use crate::protocol::ClientTerminal;
@@ -206,6 +207,9 @@ pub struct Client {
     pub(super) dirty: bool,
     last_draw: Option<u64>,
     last_frame: Vec<u8>,
+    /// The status lines last drawn, each line's bytes, and what they were drawn from
+    /// (`engine/status_line.rs`).
+    pub(super) status_drawn: Option<(u64, Vec<Vec<u8>>)>,
     /// Inside a bracketed paste from the terminal: keys go through uninterpreted.
     pasting: bool,
     /// Bytes for the terminal itself (the clipboard's escape sequence), sent before the
@@ -269,6 +273,9 @@ pub struct Clients {
     session_seq: std::collections::HashMap<u32, u64>,
     /// Commands run with control mode's guard lines so far (the lines' NUMBER).
     pub(super) commands_run: u32,
+    /// Moves on with every command and every `status-interval`: status lines are drawn
+    /// again when it has moved (see `engine/status_line.rs`).
+    pub(super) status_generation: u64,
     /// What a control client's request found before it ran: the client, once attached, is
     /// told what the request changed.
     pub(super) control_before: Option<(u64, Seen)>,
@@ -368,14 +375,6 @@ impl Engine {
 
     pub(super) fn session_index(&self, id: u32) -> Option<usize> {
         self.sessions.iter().position(|s| s.id == id)
-    }
-
-    /// Rows the status line takes in session `si` (the `status` option, on by default).
-    fn status_lines(&self, si: Option<usize>) -> u32 {
-        match self.option_or(si, None, "status", "on").as_str() {
-            "off" => 0,
-            _ => 1,
-        }
     }
 
     /// The size windows of session `si` (or of a new session) get for a client of this
@@ -965,6 +964,7 @@ impl Engine {
                 .unwrap_or(15);
             // A clock redraw only sends anything when the text changed.
             self.clients.next_status = now + secs.clamp(1, 3600) * 1000;
+            self.clients.status_generation += 1;
             self.clients.touch_all();
         }
         self.control_tick();
@@ -1030,6 +1030,7 @@ impl Engine {
             return None;
         }
         self.follow_history(conn);
+        self.refresh_status(conn);
         let frame = self.render(self.clients.get(conn)?)?;
         let c = self.clients.get_mut(conn)?;
         c.dirty = false;
@@ -1196,7 +1197,10 @@ impl Engine {
         let Some(c) = self.clients.get(conn) else {
             return;
         };
-        let (place, window) = self.mouse_place(si, c, event);
+        // A click on a range naming no window is dropped, as tmux drops it.
+        let Some((place, window)) = self.mouse_place(si, c, event) else {
+            return;
+        };
         let pressed = last.map_or(0, |l| l.b);
         // As tmux's: a drag is named where it starts; while it selects, its reports move the
         // selection; the release that ends it is its own key.
@@ -1252,7 +1256,9 @@ impl Engine {
             return;
         };
         let si = self.session_index(c.session);
-        let (place, window) = self.mouse_place(si, c, event);
+        let Some((place, window)) = self.mouse_place(si, c, event) else {
+            return;
+        };
         let at = MouseAt {
             now: event,
             before: None,
@@ -1331,7 +1337,27 @@ impl Engine {
     /// that table for `repeat-time` ms; a key bound nowhere in a table other than the
     /// session's `key-table` (`root`), or after a repeat, is looked up there again; a key
     /// bound nowhere goes to the pane, unless the table first tried was another.
+    ///
+    /// A client whose table changed is drawn again (`#{client_prefix}` may show it).
     fn key_action(
+        &mut self,
+        conn: u64,
+        typed: &[u8],
+        named: Option<Key>,
+        is_prefix: bool,
+        si: Option<usize>,
+    ) -> KeyAction {
+        let before = self.clients.get(conn).map(|c| c.key_table.clone());
+        let action = self.find_key_action(conn, typed, named, is_prefix, si);
+        if let Some(c) = self.clients.get_mut(conn) {
+            if before.as_ref() != Some(&c.key_table) {
+                c.dirty = true;
+            }
+        }
+        action
+    }
+
+    fn find_key_action(
         &mut self,
         conn: u64,
         typed: &[u8],
@@ -1610,16 +1636,18 @@ impl Engine {
             }
         }
         if let Some(m) = copy {
-            let style = |name, default| {
-                style_sgr(&self.option_or(Some(si), Some(s.current), name, default))
+            let pen = |name, default| {
+                style::add(
+                    Pen::default(),
+                    &self.option_or(Some(si), Some(s.current), name, default),
+                )
             };
-            let option = |name, default| self.option_or(Some(si), Some(s.current), name, default);
             let both = |name, default| {
-                let value = option(name, default);
-                [style_sgr(&value), style_sgr(&swapped_colours(&value))]
+                let p = pen(name, default);
+                [p.sgr(), p.swapped().sgr()]
             };
             let styles = CopyStyles {
-                selection: style("mode-style", "bg=yellow,fg=black"),
+                selection: pen("mode-style", "bg=yellow,fg=black").sgr(),
                 matched: both("copy-mode-match-style", "bg=cyan,fg=black"),
                 current: both("copy-mode-current-match-style", "bg=magenta,fg=black"),
                 mark: both("copy-mode-mark-style", "bg=red,fg=black"),
@@ -1631,13 +1659,16 @@ impl Engine {
         let mut prompt_cursor = None;
         if let Some(shown) = &c.message {
             out.extend_from_slice(format!("\x1b[{};1H", c.rows).as_bytes());
-            self.push_message(&mut out, si, c.cols, &shown.message);
+            self.push_message(&mut out, si, c, &shown.message);
         } else if let Some(p) = &c.prompt {
             out.extend_from_slice(format!("\x1b[{};1H", c.rows).as_bytes());
-            prompt_cursor = Some(self.push_prompt(&mut out, si, c.cols, p));
-        } else if status > 0 {
-            out.extend_from_slice(format!("\x1b[{};1H", c.rows).as_bytes());
-            self.push_status(&mut out, si, c.cols);
+            prompt_cursor = Some(self.push_prompt(&mut out, si, c, p));
+        }
+        // Status lines above a message or prompt stay; without one, all of them show.
+        let covered = u32::from(c.message.is_some() || c.prompt.is_some());
+        if status > covered {
+            out.extend_from_slice(format!("\x1b[{};1H", rows + 1).as_bytes());
+            self.push_status(&mut out, si, c, (status - covered) as usize);
         }
         let m = t.mode();
         let set = |on: bool, code: &str| format!("\x1b[?{code}{}", if on { 'h' } else { 'l' });
@@ -1691,27 +1722,34 @@ impl Engine {
     /// A message as tmux's `status_message_redraw` draws one: the row in `message-style`,
     /// the text over it cut to the width, its `#[style]` directives applied over that style
     /// when it is styled. Control characters are left out, as tmux leaves them out.
-    fn push_message(&self, out: &mut Vec<u8>, si: usize, cols: u32, message: &StatusMessage) {
-        let base = self.message_style(si);
-        let used = push_text(out, &base, &message.text, message.styled, cols);
-        push_fill(out, &base, cols - used);
+    fn push_message(&self, out: &mut Vec<u8>, si: usize, c: &Client, message: &StatusMessage) {
+        let base = self.style_pen(si, c, "message-style", Pen::default());
+        let mut line = vec![Cell::blank(base); c.cols as usize];
+        if message.styled {
+            format_draw::draw(&mut line, base, &message.text);
+        } else {
+            format_draw::draw_plain(&mut line, base, &message.text);
+        }
+        format_draw::push_line(out, &line);
     }
 
     /// A prompt as tmux's `status_prompt_redraw` draws one: its text as a styled message's
     /// (in `message-command-style` in vi's command mode), then what has been typed, scrolled
     /// so the cursor shows, the cursor's cell in reverse video; that cell's column.
-    fn push_prompt(&self, out: &mut Vec<u8>, si: usize, cols: u32, p: &Prompt) -> u32 {
-        let base = if p.editor.vi_command {
-            style_sgr(&self.option_or(
-                Some(si),
-                None,
-                "message-command-style",
-                "bg=black,fg=yellow",
-            ))
+    fn push_prompt(&self, out: &mut Vec<u8>, si: usize, c: &Client, p: &Prompt) -> u32 {
+        let style = if p.editor.vi_command {
+            "message-command-style"
         } else {
-            self.message_style(si)
+            "message-style"
         };
-        let start = push_text(out, &base, &p.text, true, cols);
+        let pen = self.style_pen(si, c, style, Pen::default());
+        let cols = c.cols;
+        let start = format::width(&p.text).min(cols);
+        let mut line = vec![Cell::blank(pen); start as usize];
+        format_draw::draw(&mut line, pen, &p.text);
+        format_draw::push_line(out, &line);
+        let base = pen.sgr();
+        out.extend_from_slice(base.as_bytes());
         let left = cols - start;
         let (chars, index) = p.editor.chars();
         let width_to = |n: usize| chars[..n].iter().map(|&c| char_width(c)).sum::<u32>();
@@ -1744,83 +1782,11 @@ impl Engine {
             used += w;
         }
         if used < cols && index >= drawn {
-            out.extend_from_slice(format!("{base}\x1b[7m \x1b[27m").as_bytes());
+            out.extend_from_slice(b"\x1b[7m \x1b[27m");
             used += 1;
         }
         push_fill(out, &base, cols - used);
         (start + index as u32).saturating_sub(offset).min(cols - 1)
-    }
-
-    /// The SGR sequence of the session's `message-style`.
-    fn message_style(&self, si: usize) -> String {
-        style_sgr(&self.option_or(Some(si), None, "message-style", "bg=yellow,fg=black"))
-    }
-
-    /// The status line as tmux's default one: `[session] 0:name*` on the left, the pane
-    /// title and the time on the right, black on green (the status-* options are read).
-    fn push_status(&self, out: &mut Vec<u8>, si: usize, cols: u32) {
-        let parts = self.status_parts(si);
-        let list = truncate(&parts.list(), parts.list_room(cols));
-        let (wl, wr) = (text_width(&parts.left), text_width(&parts.right));
-        let pad = cols.saturating_sub(wl + text_width(&list) + wr) as usize;
-        let line = truncate(
-            &format!("{}{list}{}{}", parts.left, " ".repeat(pad), parts.right),
-            cols,
-        );
-        let style = self.option_or(Some(si), None, "status-style", "bg=green,fg=black");
-        out.extend_from_slice(style_sgr(&style).as_bytes());
-        out.extend_from_slice(line.as_bytes());
-        let used = text_width(&line);
-        if used < cols {
-            out.extend_from_slice(" ".repeat((cols - used) as usize).as_bytes());
-        }
-        out.extend_from_slice(b"\x1b[0m");
-    }
-
-    /// The status line's parts as they are drawn: expanded and cut to their lengths.
-    fn status_parts(&self, si: usize) -> StatusParts {
-        let s = &self.sessions[si];
-        let now = self.host.wall_time();
-        let at = |wi: usize| Found {
-            session: si,
-            window: wi,
-        };
-        let expand = |template: &str, wi: usize| {
-            strip_styles(&format::expand_time(
-                template,
-                &FormatValues::new(self, Some(at(wi))),
-                now,
-            ))
-        };
-        let opt = |wi: Option<usize>, name: &str, default: &str| {
-            self.option_or(Some(si), wi, name, default)
-        };
-        let number = |name: &str, default: u32| opt(None, name, "").parse().unwrap_or(default);
-        let left = truncate(
-            &expand(&opt(None, "status-left", "[#{session_name}] "), s.current),
-            number("status-left-length", 10),
-        );
-        let right = truncate(
-            &expand(&opt(None, "status-right", STATUS_RIGHT), s.current),
-            number("status-right-length", 40),
-        );
-        let default_format = "#I:#W#{?window_flags,#{window_flags}, }";
-        let windows = (0..s.windows.len())
-            .map(|wi| {
-                let name = if wi == s.current {
-                    "window-status-current-format"
-                } else {
-                    "window-status-format"
-                };
-                expand(&opt(Some(wi), name, default_format), wi)
-            })
-            .collect();
-        StatusParts {
-            left,
-            windows,
-            separator: opt(Some(s.current), "window-status-separator", " "),
-            right,
-        }
     }
 
     /// Where on client `c` a mouse event is, and the window whose name in the status line it
@@ -1830,65 +1796,17 @@ impl Engine {
         si: Option<usize>,
         c: &Client,
         event: MouseEvent,
-    ) -> (Place, Option<usize>) {
+    ) -> Option<(Place, Option<usize>)> {
         let status = self.status_lines(si).min(c.rows.saturating_sub(1));
         match si {
             Some(si) if status > 0 && event.y >= c.rows - status => {
-                self.status_parts(si).place_at(event.x, c.cols)
+                self.status_place(si, c, event.y - (c.rows - status), event.x)
             }
-            _ => (Place::Pane, None),
+            _ => Some((Place::Pane, None)),
         }
     }
 }
 
-/// The status line's parts: the left one, each window's text (the separator between them),
-/// and the right one.
-struct StatusParts {
-    left: String,
-    windows: Vec<String>,
-    separator: String,
-    right: String,
-}
-
-impl StatusParts {
-    fn list(&self) -> String {
-        self.windows.join(&self.separator)
-    }
-
-    /// The cells the window list may take on a line `cols` wide.
-    fn list_room(&self, cols: u32) -> u32 {
-        cols.saturating_sub(text_width(&self.left) + text_width(&self.right))
-    }
-
-    /// What cell `x` of the line, `cols` wide, shows, as tmux's status line ranges tell it
-    /// (`range=left`, `range=window|N` around each window's text, `range=right`): the place,
-    /// and the window for a window's text. tmux ends a range a cell past its text unless that
-    /// is past its part of the line, so a window's range takes the separator's first cell.
-    fn place_at(&self, x: u32, cols: u32) -> (Place, Option<usize>) {
-        let (wl, wr) = (text_width(&self.left), text_width(&self.right));
-        let shown = text_width(&self.list()).min(self.list_room(cols));
-        if x < wl {
-            return (Place::StatusLeft, None);
-        }
-        if wr > 0 && x >= cols.saturating_sub(wr).max(wl + shown) {
-            return (Place::StatusRight, None);
-        }
-        let separator = text_width(&self.separator);
-        let mut start = wl;
-        for (wi, text) in self.windows.iter().enumerate() {
-            let end = (start + text_width(text) + 1).min(wl + shown);
-            if (start..end).contains(&x) {
-                return (Place::Status, Some(wi));
-            }
-            start += text_width(text) + separator;
-        }
-        (Place::StatusDefault, None)
-    }
-}
-
-/// Draws `text` from the start of a row in the `base` style, cut to `cols` cells, its
-/// `#[style]` directives applied over that style when `styled`; control characters are
-/// left out, as tmux leaves them out. Returns the cells used.
 /// The SGR codes of copy mode's styles, and whether `mode-keys` is vi (the match under the
 /// cursor is found differently).
 struct CopyStyles {
@@ -1965,55 +1883,12 @@ fn push_styled_runs<'a>(
     }
 }
 
-/// A style with its foreground and background colours swapped (`fg=` and `bg=` trade
-/// places), as tmux draws the cell of copy mode's mark.
-fn swapped_colours(style: &str) -> String {
-    style
-        .split(',')
-        .map(|part| match part.split_once('=') {
-            Some(("fg", c)) => format!("bg={c}"),
-            Some(("bg", c)) => format!("fg={c}"),
-            _ => part.to_string(),
-        })
-        .collect::<Vec<_>>()
-        .join(",")
-}
-
-fn push_text(out: &mut Vec<u8>, base: &str, text: &str, styled: bool, cols: u32) -> u32 {
-    out.extend_from_slice(base.as_bytes());
-    let text: String = text.chars().filter(|c| !c.is_control()).collect();
-    let mut used = 0;
-    let mut rest = text.as_str();
-    loop {
-        let directive_at = rest.find("#[").filter(|_| styled);
-        let (plain, next) = match directive_at {
-            Some(i) => (&rest[..i], Some(&rest[i + 2..])),
-            None => (rest, None),
-        };
-        let shown = truncate(plain, cols - used);
-        used += text_width(&shown);
-        out.extend_from_slice(shown.as_bytes());
-        let Some(next) = next else {
-            return used;
-        };
-        let (directive, after) = next.split_once(']').unwrap_or((next, ""));
-        let sgr = match directive {
-            "default" => base.to_string(),
-            _ => style_sgr_over(directive),
-        };
-        out.extend_from_slice(sgr.as_bytes());
-        rest = after;
-    }
-}
-
 /// The rest of a row, `cells` wide, blank in the `base` style; then the terminal's defaults.
 fn push_fill(out: &mut Vec<u8>, base: &str, cells: u32) {
     out.extend_from_slice(base.as_bytes());
     out.extend_from_slice(" ".repeat(cells as usize).as_bytes());
     out.extend_from_slice(b"\x1b[0m");
 }
-
-const STATUS_RIGHT: &str = "#{?window_bigger,[#{window_offset_x}#,#{window_offset_y}] ,}\"#{=21:pane_title}\" %H:%M %d-%b-%y";
 
 /// The commands a read-only client's key bindings may run (tmux's `CMD_READONLY`).
 const READ_ONLY_COMMANDS: &[&str] = &[
@@ -2073,6 +1948,7 @@ fn new_client(
         dirty: true,
         last_draw: None,
         last_frame: Vec::new(),
+        status_drawn: None,
         pasting: false,
         passthrough: Vec::new(),
         last_mouse: None,
@@ -2144,38 +2020,6 @@ pub(super) fn text_width(s: &str) -> u32 {
     s.chars().map(char_width).sum()
 }
 
-/// The longest prefix of `s` at most `max` cells wide.
-fn truncate(s: &str, max: u32) -> String {
-    let mut used = 0;
-    let mut out = String::new();
-    for c in s.chars() {
-        let w = char_width(c);
-        if used + w > max {
-            break;
-        }
-        used += w;
-        out.push(c);
-    }
-    out
-}
-
-/// Removes `#[style]` directives (their styles are not drawn).
-fn strip_styles(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while let Some(i) = rest.find("#[") {
-        out.push_str(&rest[..i]);
-        match rest[i..].find(']') {
-            Some(j) => rest = &rest[i + j + 1..],
-            None => {
-                rest = "";
-            }
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
 /// Replaces characters drawn from the line-drawing set (between SO and SI in a capture) by
 /// their Unicode forms, as tmux does for UTF-8 terminals.
 fn line_drawing_as_utf8(line: &[u8]) -> Vec<u8> {
@@ -2239,80 +2083,6 @@ fn push_cropped(out: &mut Vec<u8>, line: &[u8], cols: u32) -> u32 {
     used
 }
 
-/// SGR codes for a simple tmux style (`bg=green,fg=black`, `reverse`, `bold`...), from the
-/// terminal's defaults.
-fn style_sgr(style: &str) -> String {
-    format!(
-        "\x1b[{}m",
-        style_codes(style, vec!["0".to_string()]).join(";")
-    )
-}
-
-/// SGR codes for a style over the one in force (a `#[...]` directive).
-fn style_sgr_over(style: &str) -> String {
-    let codes = style_codes(style, Vec::new());
-    if codes.is_empty() {
-        return String::new();
-    }
-    format!("\x1b[{}m", codes.join(";"))
-}
-
-/// `codes` followed by those of each part of a style.
-fn style_codes(style: &str, mut codes: Vec<String>) -> Vec<String> {
-    for part in style.split([',', ' ']).filter(|p| !p.is_empty()) {
-        let (key, value) = part.split_once('=').unwrap_or(("", part));
-        let colour = |base: u32| colour_code(value, base);
-        match key {
-            "fg" => codes.extend(colour(30)),
-            "bg" => codes.extend(colour(40)),
-            _ => match value {
-                "bold" | "bright" => codes.push("1".into()),
-                "dim" => codes.push("2".into()),
-                "italics" => codes.push("3".into()),
-                "underscore" => codes.push("4".into()),
-                "blink" => codes.push("5".into()),
-                "reverse" => codes.push("7".into()),
-                _ => {}
-            },
-        }
-    }
-    codes
-}
-
-pub(super) fn colour_code(name: &str, base: u32) -> Option<String> {
-    const NAMES: [&str; 8] = [
-        "black", "red", "green", "yellow", "blue", "magenta", "cyan", "white",
-    ];
-    if let Some(i) = NAMES.iter().position(|n| *n == name) {
-        return Some((base + i as u32).to_string());
-    }
-    if let Some(n) = name
-        .strip_prefix("bright")
-        .and_then(|n| NAMES.iter().position(|x| *x == n))
-    {
-        return Some((base + 60 + n as u32).to_string());
-    }
-    if name == "default" {
-        return Some((base + 9).to_string());
-    }
-    if let Some(n) = name
-        .strip_prefix("colour")
-        .or_else(|| name.strip_prefix("color"))
-        .and_then(|n| n.parse::<u8>().ok())
-    {
-        return Some(format!("{};5;{n}", base + 8));
-    }
-    let hex = name.strip_prefix('#').filter(|h| h.len() == 6)?;
-    let v = u32::from_str_radix(hex, 16).ok()?;
-    Some(format!(
-        "{};2;{};{};{}",
-        base + 8,
-        v >> 16,
-        (v >> 8) & 0xff,
-        v & 0xff
-    ))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -2349,10 +2119,6 @@ mod tests {
 
     #[test]
     fn styles_and_widths() {
-        assert_eq!(style_sgr("bg=green,fg=black"), "\x1b[0;42;30m");
-        assert_eq!(style_sgr("fg=colour3,reverse"), "\x1b[0;38;5;3;7m");
-        assert_eq!(strip_styles("#[fg=red]a#[default]b"), "ab");
-        assert_eq!(truncate("[averylongname] ", 10), "[averylong");
         assert_eq!(
             Exit::Detached {
                 session: "w".into(),

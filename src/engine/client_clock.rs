@@ -9,6 +9,7 @@
 
 use super::clock::{Clock, CLOCK_CHECK_MS};
 use super::commands::FormatValues;
+use super::style::colour_sgr;
 use super::Engine;
 
 impl Engine {
@@ -38,8 +39,9 @@ impl Engine {
         let values = FormatValues::new(self, Some(place));
         let text = super::format::expand_time(template, &values, self.host.wall_time());
         let colour = self.option_or(si, wi, "clock-mode-colour", "blue");
-        let fg = super::attach::colour_code(&colour, 30).unwrap_or_else(|| "34".into());
-        let bg = super::attach::colour_code(&colour, 40).unwrap_or_else(|| "44".into());
+        let colour = super::options::colour_from_string(&colour).unwrap_or(4);
+        let code = |base| colour_sgr(colour, base).unwrap_or_else(|| (base + 9).to_string());
+        let (fg, bg) = (code(30), code(40));
         let check_at = self.host.now_ms() + CLOCK_CHECK_MS;
         Some(Clock::draw(&text, cols, rows, (&fg, &bg), check_at))
     }

@@ -218,7 +218,7 @@ fn alias(ch: u8) -> Option<&'static str> {
 
 /// tmux's `format_skip`: the index of the first byte of `end` at bracket depth 0, skipping
 /// `#`-escapes and nested `#{...}`.
-fn skip(s: &[u8], from: usize, end: &[u8]) -> Option<usize> {
+pub(super) fn skip(s: &[u8], from: usize, end: &[u8]) -> Option<usize> {
     let mut brackets = 0i64;
     let mut i = from;
     while i < s.len() {
@@ -1288,6 +1288,11 @@ fn leading_hashes(s: &[u8], i: usize) -> (usize, u64, usize) {
     } else {
         (n, half, i + n - 1)
     }
+}
+
+/// The cells an expanded format takes once drawn (`#[...]` styles take none).
+pub fn width(s: &str) -> u32 {
+    u32::try_from(format_width(s.as_bytes())).unwrap_or(u32::MAX)
 }
 
 /// tmux's `format_width`: display width, `#[...]` styles counting nothing.

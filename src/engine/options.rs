@@ -532,7 +532,7 @@ pub fn check_string(
             return Err(format!("value is invalid: {value}"));
         }
     }
-    if def.flags & STYLE != 0 && !value.contains("#{") && !valid_style(value) {
+    if def.flags & STYLE != 0 && !value.contains("#{") && !super::style::is_valid(value) {
         return Err(format!("invalid style: {value}"));
     }
     Ok(())
@@ -550,8 +550,8 @@ pub fn parse_item(def: &OptionDef, value: &str) -> Result<String, String> {
     }
 }
 
-const COLOUR_FLAG_256: i32 = 0x0100_0000;
-const COLOUR_FLAG_RGB: i32 = 0x0200_0000;
+pub const COLOUR_FLAG_256: i32 = 0x0100_0000;
+pub const COLOUR_FLAG_RGB: i32 = 0x0200_0000;
 const COLOUR_NAMES: &[(&str, i32)] = &[
     ("black", 0),
     ("red", 1),
@@ -637,80 +637,6 @@ pub fn colour_to_string(c: i32) -> String {
         .find(|(_, v)| *v == c)
         .map_or("invalid", |(n, _)| n)
         .to_string()
-}
-
-const ATTRIBUTES: &[&str] = &[
-    "acs",
-    "bright",
-    "bold",
-    "dim",
-    "underscore",
-    "blink",
-    "reverse",
-    "hidden",
-    "italics",
-    "strikethrough",
-    "double-underscore",
-    "curly-underscore",
-    "dotted-underscore",
-    "dashed-underscore",
-    "overline",
-];
-
-/// tmux's `attributes_fromstring` accepting the text.
-fn valid_attributes(s: &str) -> bool {
-    let delimiters = [' ', ',', '|'];
-    if s.is_empty() || s.starts_with(delimiters) || s.ends_with(delimiters) {
-        return false;
-    }
-    if s.eq_ignore_ascii_case("default") || s.eq_ignore_ascii_case("none") {
-        return true;
-    }
-    s.split(delimiters)
-        .filter(|w| !w.is_empty())
-        .all(|w| ATTRIBUTES.iter().any(|a| a.eq_ignore_ascii_case(w)))
-}
-
-/// Whether tmux's `style_parse` accepts a style (`fg=red,bold`, `align=left`...).
-pub fn valid_style(s: &str) -> bool {
-    for token in s.split([' ', ',', '\n']).filter(|t| !t.is_empty()) {
-        if token.len() > 255 {
-            return false;
-        }
-        let lower = token.to_ascii_lowercase();
-        let t = lower.as_str();
-        let ok = match t {
-            "default" | "ignore" | "noignore" | "push-default" | "pop-default" | "nolist"
-            | "norange" | "noalign" | "none" => true,
-            _ if t.starts_with("list=") => {
-                matches!(&t[5..], "on" | "focus" | "left-marker" | "right-marker")
-            }
-            _ if t.len() > 6 && t.starts_with("range=") => {
-                let arg = &t[6..];
-                match arg.split_once('|') {
-                    Some((kind, n)) => {
-                        !n.is_empty()
-                            && n.bytes().all(|b| b.is_ascii_digit())
-                            && !matches!(kind, "left" | "right")
-                    }
-                    None => arg != "window",
-                }
-            }
-            _ if t.len() > 6 && t.starts_with("align=") => {
-                matches!(&t[6..], "left" | "centre" | "right" | "absolute-centre")
-            }
-            _ if t.len() > 5 && t.starts_with("fill=") => colour_from_string(&token[5..]).is_some(),
-            _ if t.len() > 3 && &t[1..3] == "g=" => {
-                colour_from_string(&token[3..]).is_some() && matches!(&t[..1], "f" | "b")
-            }
-            _ if t.len() > 2 && t.starts_with("no") => valid_attributes(&token[2..]),
-            _ => valid_attributes(token),
-        };
-        if !ok {
-            return false;
-        }
-    }
-    true
 }
 
 /// How tmux shows a string argument or value (`args_escape`): as is when it is safe, in
@@ -1054,11 +980,7 @@ mod tests {
     }
 
     #[test]
-    fn styles_and_colours() {
-        assert!(valid_style("bg=green,fg=black"));
-        assert!(valid_style("fg=red,bold"));
-        assert!(!valid_style("bogus"));
-        assert!(valid_style("range=window|1 list=focus"));
+    fn colours_read_and_shown_as_tmux_does() {
         assert_eq!(
             colour_from_string("Red").map(colour_to_string),
             Some("red".into())

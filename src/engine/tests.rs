@@ -1391,7 +1391,7 @@ fn status_messages_are_cleaned_cut_and_expire() {
     };
     let shown = frame();
     assert!(
-        shown.contains("\x1b[6;1H\x1b[0;43;30ma[31mbcdefghijklmnop\x1b[0;43;30m\x1b[0m"),
+        shown.contains("\x1b[6;1H\x1b[0;30;43ma[31mbcdefghijklmnop\x1b[0m"),
         "{shown:?}"
     );
     assert!(!shown.contains("\x1b[?25h"), "the cursor hides: {shown:?}");
@@ -1399,7 +1399,7 @@ fn status_messages_are_cleaned_cut_and_expire() {
     assert_eq!(frame(), "", "still shown, nothing new to draw");
     world.borrow_mut().now += 100;
     let gone = frame();
-    assert!(gone.contains("\x1b[6;1H\x1b[0;42;30m[a] "), "{gone:?}");
+    assert!(gone.contains("\x1b[6;1H\x1b[0;30;42m[a] "), "{gone:?}");
     let log = ok(&mut e, &["show-messages"]);
     let entries: Vec<&str> = log
         .lines()
@@ -1435,7 +1435,7 @@ fn confirm_before_waits_for_the_answer() {
     let asked = |e: &mut Engine| {
         world.borrow_mut().now += super::attach::FRAME_INTERVAL_MS;
         let frame = String::from_utf8(e.client_frame(7).unwrap_or_default()).unwrap();
-        frame.contains("sure a? \x1b[0;43;30m\x1b[7m \x1b[27m")
+        frame.contains("sure a? \x1b[0m\x1b[0;30;43m\x1b[7m \x1b[27m")
     };
     assert_eq!(
         ask(&mut e, "rename-window yes"),

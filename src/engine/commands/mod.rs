@@ -283,6 +283,7 @@ fn run_one(e: &mut Engine, ctx: &mut Ctx<'_>, argv: &[String]) -> Result<(), Str
         e.log_command(ctx.req, &text);
     }
     window::refresh_names(e, false);
+    e.clients.status_generation = e.clients.status_generation.wrapping_add(1);
     // Commands run commands (if-shell, hooks): each sees its own name, then its caller's.
     let caller = e.running_command.replace(def.name);
     let ran = (def.run)(e, ctx, &args);
