@@ -82,8 +82,10 @@ impl Engine {
     }
 
     /// What client `c`'s status lines are drawn from, as far as it changes without a
-    /// command: expanding the formats costs tens of microseconds, so a frame that only
-    /// shows a pane's new output reuses the lines. Every command and every
+    /// command. Expanding and drawing the default status-format took 100 to 160 us with
+    /// four windows, against 4.6 us for a whole 80x24 frame reusing the lines (the engine
+    /// with fake hosts, 20,000 frames each, on 2026-12-08), so a frame that only shows a
+    /// pane's new output reuses them. Every command and every
     /// `status-interval` move the generation on (the clock, and values tmux itself shows
     /// only at the next interval, such as a pane's path); the rest is what changes as
     /// programs run or keys are typed: the client's size, session, key table and modes, the
