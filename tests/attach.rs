@@ -2283,6 +2283,68 @@ fn styled_status_lines_match_tmux() {
     }
 }
 
+/// `status-position top` as tmux draws it: the status line above the pane, the pane and its
+/// cursor a row down, a message and copy mode over them, a click on a window's name at the
+/// top choosing it, and a drag in the pane selecting the rows under it.
+#[test]
+fn a_status_line_at_the_top_matches_tmux() {
+    let env = Env::new("statustop");
+    let twins = Twins::start(&env, "seq 1 40; exec cat", 60, 16);
+    twins.both(&["set-option", "-g", "status-right", "right"]);
+    twins.both(&["new-window", "-d", "-t", "work", "-n", "other", "exec cat"]);
+    let whole = |what: &str| {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        loop {
+            let (t, z) = (env.outer.screen("t", true), env.outer.screen("z", true));
+            let (tc, zc) = twins.cursors();
+            if seen_cells(&t) == seen_cells(&z) && tc == zc {
+                return z;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{what}: zeropty's screen\n{z}\ntmux's\n{t}\ncursors {zc} {tc}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    };
+    twins.both(&["set-option", "-g", "status-position", "top"]);
+    twins.wait_both("the status line at the top", |s| {
+        top_row(s).contains("[work]")
+    });
+    whole("the status line at the top");
+    twins.both(&["display-message", "-d", "0", "a message"]);
+    twins.wait_both("the message", |s| top_row(s).contains("a message"));
+    whole("a message at the top");
+    twins.keys(&["x"]);
+    twins.wait_both("the message gone", |s| top_row(s).contains("[work]"));
+    twins.type_one_by_one(&["C-b", "["]);
+    twins.wait_both("copy mode", |s| {
+        s.lines().nth(1).is_some_and(|l| l.contains("[0/"))
+    });
+    twins.type_one_by_one(&["Up", "Up", "C-Space", "Up"]);
+    whole("a selection in copy mode");
+    twins.type_one_by_one(&["q"]);
+    twins.both(&["set-option", "-g", "mouse", "on"]);
+    whole("copy mode left");
+    let z = env.outer.screen("z", false);
+    let x = top_row(&z)
+        .find("1:other")
+        .expect("the second window's name") as u32
+        + 2;
+    twins.type_raw(&format!("\x1b[<0;{x};1M\x1b[<0;{x};1m"));
+    twins.wait_both("the second window chosen", |s| {
+        top_row(s).contains("1:other*")
+    });
+    whole("the second window chosen by a click at the top");
+    twins.both(&["select-window", "-t", "work:0"]);
+    std::thread::sleep(Duration::from_millis(400));
+    twins.type_raw("\x1b[<0;3;9M\x1b[<32;8;11M");
+    twins.wait_both("a drag's copy mode", |s| {
+        s.lines().nth(1).is_some_and(|l| l.contains("[0/"))
+    });
+    whole("a drag in the pane below the status line");
+}
+
 /// A drag held on the pane's top row goes on scrolling copy mode up, a line every 50 ms, as
 /// tmux's does, until it is released: the copy holds the lines scrolled past.
 #[test]

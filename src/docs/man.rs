@@ -875,7 +875,7 @@ const REFERENCE: &[ProseSection] = &[
              backend.",
             "The attached view's status line is drawn as tmux draws it (status-format, one to \
              five lines, with its styles, alignments and a window list cut around the current \
-             window), but at the bottom only (`status-position top` is not followed). Its copy mode (`copy-mode`, `C-b [`) belongs to the client, not to the pane: \
+             window, at the status-position). Its copy mode (`copy-mode`, `C-b [`) belongs to the client, not to the pane: \
              its moves, selections, copies (to paste buffers, to a command with copy-pipe, to \
              the terminal's clipboard) and searches are tmux's, over a copy of the pane taken \
              when it starts and reflowed when the pane is resized, with the keys of tmux's \

@@ -1202,6 +1202,8 @@ impl Engine {
             return;
         };
         let pressed = last.map_or(0, |l| l.b);
+        let pane_event = self.pane_relative(si, c, event);
+        let before = last.map(|l| self.pane_relative(si, c, l));
         // As tmux's: a drag is named where it starts; while it selects, its reports move the
         // selection; the release that ends it is its own key.
         let Some(c) = self.clients.get_mut(conn) else {
@@ -1209,7 +1211,7 @@ impl Engine {
         };
         let name = match c.drag {
             Some(drag) if event.is_drag() && drag.selecting => {
-                self.drag_to(conn, event.x, event.y);
+                self.drag_to(conn, pane_event.x, pane_event.y);
                 return;
             }
             Some(drag) if event.is_drag() => MouseEvent::drag_name(drag.pressed, place, false),
@@ -1233,8 +1235,8 @@ impl Engine {
             _ => event.key_name(place, pressed),
         };
         let at = MouseAt {
-            now: event,
-            before: last,
+            now: pane_event,
+            before,
             ignored: false,
             client: conn,
             window,
@@ -1260,7 +1262,7 @@ impl Engine {
             return;
         };
         let at = MouseAt {
-            now: event,
+            now: self.pane_relative(si, c, event),
             before: None,
             ignored: true,
             client: conn,
@@ -1595,8 +1597,9 @@ impl Engine {
         let s = &self.sessions[si];
         let pane = &s.current_window().pane;
         let t = &pane.term;
-        let status = self.status_lines(Some(si)).min(c.rows.saturating_sub(1));
+        let status = self.shown_status_lines(Some(si), c);
         let rows = c.rows - status;
+        let top = self.rows_above_pane(Some(si), c);
         let copy = c.view.as_deref();
         // Copy and view modes show their own copy of the lines, `oy` above its bottom; clock
         // mode its drawing.
@@ -1610,7 +1613,7 @@ impl Engine {
         // the line-drawing set the screen's SO/SI codes select.
         out.extend_from_slice(b"\x1b[?25l\x1b[?7l\x1b)0");
         for y in 0..rows {
-            out.extend_from_slice(format!("\x1b[{};1H\x1b[0m", y + 1).as_bytes());
+            out.extend_from_slice(format!("\x1b[{};1H\x1b[0m", top + y + 1).as_bytes());
             let mut used = 0;
             if y < shown.rows() {
                 let line = shown.capture(&CaptureOptions {
@@ -1653,21 +1656,24 @@ impl Engine {
                 mark: both("copy-mode-mark-style", "bg=red,fg=black"),
                 vi: self.option_or(Some(si), Some(s.current), "mode-keys", "emacs") == "vi",
             };
-            push_copy_mode(&mut out, m, &styles, c.cols.min(m.backing().cols()), rows);
+            let cols = c.cols.min(m.backing().cols());
+            push_copy_mode(&mut out, m, &styles, cols, (top, rows));
         }
-        // A message takes the status line's place, or the last row when there is none.
+        // A message takes the last status line's place, or the last row when there is none.
+        let message_row = if top > 0 { top } else { c.rows };
         let mut prompt_cursor = None;
         if let Some(shown) = &c.message {
-            out.extend_from_slice(format!("\x1b[{};1H", c.rows).as_bytes());
+            out.extend_from_slice(format!("\x1b[{message_row};1H").as_bytes());
             self.push_message(&mut out, si, c, &shown.message);
         } else if let Some(p) = &c.prompt {
-            out.extend_from_slice(format!("\x1b[{};1H", c.rows).as_bytes());
+            out.extend_from_slice(format!("\x1b[{message_row};1H").as_bytes());
             prompt_cursor = Some(self.push_prompt(&mut out, si, c, p));
         }
         // Status lines above a message or prompt stay; without one, all of them show.
         let covered = u32::from(c.message.is_some() || c.prompt.is_some());
         if status > covered {
-            out.extend_from_slice(format!("\x1b[{};1H", rows + 1).as_bytes());
+            let first = if top > 0 { 1 } else { rows + 1 };
+            out.extend_from_slice(format!("\x1b[{first};1H").as_bytes());
             self.push_status(&mut out, si, c, (status - covered) as usize);
         }
         let m = t.mode();
@@ -1701,20 +1707,22 @@ impl Engine {
         let on_status_line = c.message.is_some() || c.prompt.is_some();
         if let Some(x) = prompt_cursor {
             // As in tmux, the (hidden) cursor waits where the answer goes.
-            out.extend_from_slice(format!("\x1b[{};{}H", c.rows, x + 1).as_bytes());
+            out.extend_from_slice(format!("\x1b[{message_row};{}H", x + 1).as_bytes());
         } else if let Some(clock) = &c.clock {
             // Hidden, where the drawing ended, as tmux leaves clock mode's.
             let (x, y) = clock.term.cursor();
             let (x, y) = (x.min(c.cols.saturating_sub(1)), y.min(rows - 1));
-            out.extend_from_slice(format!("\x1b[{};{}H", y + 1, x + 1).as_bytes());
+            out.extend_from_slice(format!("\x1b[{};{}H", top + y + 1, x + 1).as_bytes());
         } else if let Some(copy) = copy.filter(|m| !on_status_line && m.cy < rows) {
             // As in tmux, copy mode's own cursor shows, whatever the program's does.
             let x = copy.cx.min(c.cols.saturating_sub(1));
-            out.extend_from_slice(format!("\x1b[{};{}H\x1b[?25h", copy.cy + 1, x + 1).as_bytes());
+            let y = top + copy.cy + 1;
+            out.extend_from_slice(format!("\x1b[{y};{}H\x1b[?25h", x + 1).as_bytes());
         } else if c.view.is_none() && !on_status_line && m & mode::CURSOR != 0 && cy < rows {
-            out.extend_from_slice(format!("\x1b[{};{}H\x1b[?25h", cy + 1, cx + 1).as_bytes());
+            out.extend_from_slice(format!("\x1b[{};{}H\x1b[?25h", top + cy + 1, cx + 1).as_bytes());
         } else {
-            out.extend_from_slice(format!("\x1b[{};{}H", cy.min(rows - 1) + 1, cx + 1).as_bytes());
+            let y = top + cy.min(rows - 1) + 1;
+            out.extend_from_slice(format!("\x1b[{y};{}H", cx + 1).as_bytes());
         }
         Some(out)
     }
@@ -1797,10 +1805,15 @@ impl Engine {
         c: &Client,
         event: MouseEvent,
     ) -> Option<(Place, Option<usize>)> {
-        let status = self.status_lines(si).min(c.rows.saturating_sub(1));
+        let status = self.shown_status_lines(si, c);
+        let first_status_row = if self.rows_above_pane(si, c) > 0 {
+            0
+        } else {
+            c.rows - status
+        };
         match si {
-            Some(si) if status > 0 && event.y >= c.rows - status => {
-                self.status_place(si, c, event.y - (c.rows - status), event.x)
+            Some(si) if (first_status_row..first_status_row + status).contains(&event.y) => {
+                self.status_place(si, c, event.y - first_status_row, event.x)
             }
             _ => Some((Place::Pane, None)),
         }
@@ -1821,8 +1834,14 @@ struct CopyStyles {
 /// What copy mode draws over its lines, as tmux draws it: search matches in their styles,
 /// the selection's cells in `mode-style` over them (the cells' own colours and attributes
 /// left out), a `$` when the cursor is past the last column, and the position at the top
-/// right. `cols` and `rows`: the cells drawn.
-fn push_copy_mode(out: &mut Vec<u8>, m: &CopyMode, styles: &CopyStyles, cols: u32, rows: u32) {
+/// right. `cols` and `rows`: the cells drawn, `top` rows down the terminal.
+fn push_copy_mode(
+    out: &mut Vec<u8>,
+    m: &CopyMode,
+    styles: &CopyStyles,
+    cols: u32,
+    (top, rows): (u32, u32),
+) {
     let selection = m.shown_selection();
     let mark = m.shown_mark();
     for y in 0..rows.min(m.backing().rows()) {
@@ -1842,17 +1861,17 @@ fn push_copy_mode(out: &mut Vec<u8>, m: &CopyMode, styles: &CopyStyles, cols: u3
         };
         if (0..cols).any(|x| style_at(x).is_some()) {
             let line = m.backing().text_line(m.line_of_row(y));
-            push_styled_runs(out, &line, y, cols, style_at);
+            push_styled_runs(out, &line, top + y, cols, style_at);
         }
     }
     if m.cx == m.backing().cols() && m.cy < rows {
-        out.extend_from_slice(format!("\x1b[{};{}H\x1b[0m$", m.cy + 1, cols).as_bytes());
+        out.extend_from_slice(format!("\x1b[{};{}H\x1b[0m$", top + m.cy + 1, cols).as_bytes());
     }
     if !m.hide_position && rows > 1 {
         let text = m.position_text();
         let x = cols.saturating_sub(text.len() as u32) + 1;
         let style = &styles.selection;
-        out.extend_from_slice(format!("\x1b[1;{x}H{style}{text}\x1b[0m").as_bytes());
+        out.extend_from_slice(format!("\x1b[{};{x}H{style}{text}\x1b[0m", top + 1).as_bytes());
     }
 }
 

@@ -12,7 +12,7 @@
 use super::attach::Client;
 use super::commands::expand_for_client;
 use super::format_draw::{self, Cell, DrawnRange};
-use super::mouse::Place;
+use super::mouse::{MouseEvent, Place};
 use super::options::colour_from_string;
 use super::style::{self, Pen, Range, DEFAULT_COLOUR};
 use super::target::Found;
@@ -29,6 +29,28 @@ impl Engine {
             "off" => 0,
             "on" => 1,
             n => n.parse().map_or(1, |n: u32| n.clamp(1, MOST_LINES)),
+        }
+    }
+
+    /// The status lines client `c` shows of session `si` (never all its rows).
+    pub(super) fn shown_status_lines(&self, si: Option<usize>, c: &Client) -> u32 {
+        self.status_lines(si).min(c.rows.saturating_sub(1))
+    }
+
+    /// Rows above the pane on client `c`: its status lines when `status-position` is top.
+    pub(super) fn rows_above_pane(&self, si: Option<usize>, c: &Client) -> u32 {
+        if self.option_or(si, None, "status-position", "bottom") == "top" {
+            self.shown_status_lines(si, c)
+        } else {
+            0
+        }
+    }
+
+    /// A mouse event at the pane's coordinates (its row less the status lines above it).
+    pub(super) fn pane_relative(&self, si: Option<usize>, c: &Client, e: MouseEvent) -> MouseEvent {
+        MouseEvent {
+            y: e.y.saturating_sub(self.rows_above_pane(si, c)),
+            ..e
         }
     }
 
