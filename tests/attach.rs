@@ -2303,3 +2303,86 @@ fn copy_mode_paragraphs_mark_and_refresh_as_tmux_does() {
     twins.type_one_by_one(&["r", "G"]);
     twins.wait_both("refreshed", |s| s.contains("more output"));
 }
+
+/// choose-tree side by side with tmux: the sessions listed (`C-b s`), a session's windows
+/// previewed side by side and a window's pane, expanding, moving, tagging, the preview turned
+/// off and on, the sort orders, choosing with Enter (both clients switch), the windows listed
+/// (`C-b w`), killing one after tmux's question, `H`, a format and a filter given on the
+/// command line, and leaving.
+#[test]
+fn choose_tree_lists_previews_and_chooses_as_tmux_does() {
+    let env = Env::new("tree");
+    let twins = Twins::start(&env, "exec cat", 80, 30);
+    let two = "printf 'hello\\n\\033[31mworld\\033[m\\n'; exec cat";
+    twins.both(&["new-window", "-d", "-t", "work", "-n", "two", two]);
+    for (session, window) in [("other", "one"), ("third", "three")] {
+        let new = [
+            "new-session",
+            "-d",
+            "-s",
+            session,
+            "-n",
+            window,
+            "-x",
+            "80",
+            "-y",
+            "24",
+        ];
+        twins.both(&[&new[..], &["exec cat"]].concat());
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    twins.type_one_by_one(&["C-b", "s"]);
+    twins.same("the sessions, the current one's windows previewed");
+    let mode = ["display-message", "-p", "-t", "work", "#{pane_mode}"];
+    assert_eq!(
+        String::from_utf8(twins.tmux(&mode).stdout).unwrap(),
+        "tree-mode\n"
+    );
+    env.wait_zp(&mode, "tree-mode\n");
+    twins.type_one_by_one(&["Down", "Right"]);
+    twins.same("a session expanded");
+    twins.type_one_by_one(&["Down"]);
+    twins.same("a window previewed");
+    twins.type_one_by_one(&["t"]);
+    twins.same("a window tagged, the next line current");
+    twins.type_one_by_one(&["v"]);
+    twins.same("no preview");
+    twins.type_one_by_one(&["v", "O"]);
+    twins.same("sorted by name");
+    twins.type_one_by_one(&["r"]);
+    twins.same("sorted by name, reversed");
+    twins.type_one_by_one(&["Enter"]);
+    let (t, z) = twins.wait_both("switched to the chosen session", |s| {
+        last_line(s).starts_with("[third]")
+    });
+    assert_eq!(status_masked(&t), status_masked(&z));
+    twins.same("the chosen session shown");
+    twins.type_one_by_one(&["C-b", "w"]);
+    twins.same("the windows, the current one's pane previewed");
+    twins.type_one_by_one(&["g", "Down", "Down"]);
+    twins.same("another window");
+    twins.type_one_by_one(&["x"]);
+    let (t, z) = twins.wait_both("asked to kill", |s| last_line(s).starts_with("Kill"));
+    assert_eq!(last_line(&t), last_line(&z));
+    twins.type_one_by_one(&["y"]);
+    twins.same("the window killed, the tree built again");
+    assert_eq!(twins.windows().0, twins.windows().1);
+    twins.type_one_by_one(&["g", "H"]);
+    twins.same("back at the current window");
+    twins.type_one_by_one(&["Escape"]);
+    twins.same("tree mode left");
+    env.wait_zp(
+        &["display-message", "-p", "-t", "third", "#{pane_mode}"],
+        "\n",
+    );
+    let format = "#{?window_format,#{window_name},#{session_name}}";
+    let choose = ["choose-tree", "-t", "third", "-F", format, "-f"];
+    twins.both(&[&choose[..], &["#{==:#{window_name},one}"]].concat());
+    twins.same("a format and a filter");
+    twins.type_one_by_one(&["q"]);
+    twins.both(&[&choose[..], &["#{==:#{window_name},none}", "-N"]].concat());
+    twins.same("a filter that matches nothing, no preview");
+    twins.type_one_by_one(&["1"]);
+    let (t, z) = twins.wait_both("chosen by its key", |s| last_line(s).starts_with("[work]"));
+    assert_eq!(status_masked(&t), status_masked(&z));
+}

@@ -222,6 +222,8 @@ pub struct Client {
     pub(super) held_input: Vec<u8>,
     /// Clock mode shown in place of the pane (`engine/client_clock.rs`).
     pub(super) clock: Option<super::clock::Clock>,
+    /// Tree mode shown in place of the pane (`engine/client_tree.rs`).
+    pub(super) tree: Option<Box<super::tree_mode::TreeMode>>,
     /// A control-mode client's state (`engine/control.rs`): such a client is never drawn.
     pub(super) control: Option<Box<Control>>,
 }
@@ -524,7 +526,8 @@ impl Engine {
             c.last_session = Some(c.session);
         }
         c.session = sid;
-        let left_view = c.view.take().is_some() | c.clock.take().is_some();
+        let left_view =
+            c.view.take().is_some() | c.clock.take().is_some() | c.tree.take().is_some();
         c.key_table = None;
         c.repeat_until = None;
         c.activity_seq = seq;
@@ -1030,6 +1033,7 @@ impl Engine {
             return None;
         }
         self.follow_history(conn);
+        self.refresh_tree(conn);
         let frame = self.render(self.clients.get(conn)?)?;
         let c = self.clients.get_mut(conn)?;
         c.dirty = false;
@@ -1154,7 +1158,7 @@ impl Engine {
             }
             let is_prefix = prefixes.iter().any(|p| p.as_slice() == key);
             match self.key_action(conn, key, None, is_prefix, si) {
-                KeyAction::Forward if self.close_clock(conn) => {}
+                KeyAction::Forward if self.close_clock(conn) || self.tree_key(conn, key) => {}
                 KeyAction::Forward => {
                     if key == PASTE_START {
                         if let Some(c) = self.clients.get_mut(conn) {
@@ -1575,6 +1579,7 @@ impl Engine {
         // Copy and view modes show their own copy of the lines, `oy` above its bottom; clock
         // mode its drawing.
         let (shown, offset) = match (&c.clock, copy) {
+            _ if c.tree.is_some() => (&c.tree.as_ref()?.drawing, 0),
             (Some(clock), _) => (&clock.term, 0),
             (None, Some(m)) => (m.backing(), m.oy),
             (None, None) => (t, 0),
@@ -1671,9 +1676,14 @@ impl Engine {
         if let Some(x) = prompt_cursor {
             // As in tmux, the (hidden) cursor waits where the answer goes.
             out.extend_from_slice(format!("\x1b[{};{}H", c.rows, x + 1).as_bytes());
-        } else if let Some(clock) = &c.clock {
-            // Hidden, where the drawing ended, as tmux leaves clock mode's.
-            let (x, y) = clock.term.cursor();
+        } else if let Some(drawing) = c
+            .clock
+            .as_ref()
+            .map(|k| &k.term)
+            .or(c.tree.as_ref().map(|t| &t.drawing))
+        {
+            // Hidden, where the drawing ended, as tmux leaves clock and tree mode's.
+            let (x, y) = drawing.cursor();
             let (x, y) = (x.min(c.cols.saturating_sub(1)), y.min(rows - 1));
             out.extend_from_slice(format!("\x1b[{};{}H", y + 1, x + 1).as_bytes());
         } else if let Some(copy) = copy.filter(|m| !on_status_line && m.cy < rows) {
@@ -1979,7 +1989,7 @@ fn swapped_colours(style: &str) -> String {
         .join(",")
 }
 
-fn push_text(out: &mut Vec<u8>, base: &str, text: &str, styled: bool, cols: u32) -> u32 {
+pub(super) fn push_text(out: &mut Vec<u8>, base: &str, text: &str, styled: bool, cols: u32) -> u32 {
     out.extend_from_slice(base.as_bytes());
     let text: String = text.chars().filter(|c| !c.is_control()).collect();
     let mut used = 0;
@@ -2079,6 +2089,7 @@ fn new_client(
         clicks: Clicks::default(),
         held_input: Vec::new(),
         clock: None,
+        tree: None,
         drag: None,
         control: None,
     }
@@ -2109,7 +2120,7 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 
 /// The length of the key at the start of `b`: an escape sequence (CSI, SS3, X10 mouse
 /// report), an Alt-modified key, one UTF-8 character or one byte.
-fn key_len(b: &[u8]) -> usize {
+pub(super) fn key_len(b: &[u8]) -> usize {
     match b {
         [0x1b, b'[', b'M', ..] => 6.min(b.len()),
         [0x1b, b'[', rest @ ..] => rest
@@ -2123,7 +2134,7 @@ fn key_len(b: &[u8]) -> usize {
     }
 }
 
-fn utf8_len(b: &[u8]) -> usize {
+pub(super) fn utf8_len(b: &[u8]) -> usize {
     let n = match b.first() {
         Some(0xc0..=0xdf) => 2,
         Some(0xe0..=0xef) => 3,
@@ -2241,7 +2252,7 @@ fn push_cropped(out: &mut Vec<u8>, line: &[u8], cols: u32) -> u32 {
 
 /// SGR codes for a simple tmux style (`bg=green,fg=black`, `reverse`, `bold`...), from the
 /// terminal's defaults.
-fn style_sgr(style: &str) -> String {
+pub(super) fn style_sgr(style: &str) -> String {
     format!(
         "\x1b[{}m",
         style_codes(style, vec!["0".to_string()]).join(";")

@@ -18,6 +18,7 @@ pub mod buffers;
 pub mod client_clock;
 pub mod client_copy;
 mod client_prompt;
+pub mod client_tree;
 pub mod clock;
 pub mod cmdline;
 pub mod cold;
@@ -42,6 +43,7 @@ pub mod prompt;
 pub mod reads;
 pub mod session;
 pub mod target;
+pub mod tree_mode;
 pub mod tty;
 pub mod wait;
 

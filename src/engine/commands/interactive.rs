@@ -64,7 +64,6 @@ macro_rules! unsupported {
 
 pub(super) static COMMANDS: &[super::CommandDef] = &[
     unsupported!("choose-client", None, "F:f:K:NO:rt:Z", 0, Some(1), "[-NrZ] [-F format] [-f filter] [-K key-format] [-O sort-order] [-t target-pane] [template]", MODES, PANE),
-    unsupported!("choose-tree", None, "F:f:GK:NO:rst:wZ", 0, Some(1), "[-GNrswZ] [-F format] [-f filter] [-K key-format] [-O sort-order] [-t target-pane] [template]", MODES, PANE),
     unsupported!("customize-mode", None, "F:f:Nt:Z", 0, Some(0), "[-NZ] [-F format] [-f filter] [-t target-pane]", MODES, PANE),
     unsupported!("display-menu", Some("menu"), "c:t:OT:x:y:", 1, None, "[-O] [-c target-client] [-t target-pane] [-T title] [-x position] [-y position] name key command ...", MODES, CLIENT_AND_PANE),
     unsupported!("display-panes", Some("displayp"), "bd:Nt:", 0, Some(1), "[-bN] [-d duration] [-t target-client] [template]", MODES, CLIENT),
