@@ -1574,6 +1574,15 @@ fn goto_line_from_the_prompt_moves_the_view() {
 }
 
 impl Twins<'_> {
+    /// Checks that `#{pane_mode}` of the session's pane is `mode` on both servers (waiting for
+    /// zeropty's).
+    fn pane_mode_is(&self, session: &str, mode: &str) {
+        let args = ["display-message", "-p", "-t", session, "#{pane_mode}"];
+        let want = format!("{mode}\n");
+        assert_eq!(String::from_utf8(self.tmux(&args).stdout).unwrap(), want);
+        self.env.wait_zp(&args, &want);
+    }
+
     /// Waits until both clients show the same screen (the status line left out; cell by
     /// cell, characters and styles, as a person sees it) with the same cursor, and fails with
     /// both when they do not within a few seconds.
@@ -2180,12 +2189,7 @@ fn clock_mode_draws_the_time_as_tmux_does() {
     let twins = Twins::start(&env, "exec cat", 70, 20);
     twins.type_one_by_one(&["C-b", "t"]);
     twins.same("the clock");
-    let mode = ["display-message", "-p", "-t", "work", "#{pane_mode}"];
-    assert_eq!(
-        String::from_utf8(twins.tmux(&mode).stdout).unwrap(),
-        "clock-mode\n"
-    );
-    env.wait_zp(&mode, "clock-mode\n");
+    twins.pane_mode_is("work", "clock-mode");
     twins.resize_terminals(40, 12);
     twins.same("the clock redrawn smaller");
     twins.resize_terminals(20, 8);
@@ -2196,8 +2200,7 @@ fn clock_mode_draws_the_time_as_tmux_does() {
     twins.same("the 12-hour clock in another colour");
     twins.type_one_by_one(&["x"]);
     twins.same("a key ended clock mode");
-    env.wait_zp(&mode, "\n");
-    assert_eq!(String::from_utf8(twins.tmux(&mode).stdout).unwrap(), "\n");
+    twins.pane_mode_is("work", "");
     let pane = env.zp_ok(&["capture-pane", "-p", "-t", "work"]);
     assert!(!pane.contains('x'), "the key went nowhere: {pane:?}");
 }
@@ -2333,12 +2336,7 @@ fn choose_tree_lists_previews_and_chooses_as_tmux_does() {
     std::thread::sleep(Duration::from_millis(300));
     twins.type_one_by_one(&["C-b", "s"]);
     twins.same("the sessions, the current one's windows previewed");
-    let mode = ["display-message", "-p", "-t", "work", "#{pane_mode}"];
-    assert_eq!(
-        String::from_utf8(twins.tmux(&mode).stdout).unwrap(),
-        "tree-mode\n"
-    );
-    env.wait_zp(&mode, "tree-mode\n");
+    twins.pane_mode_is("work", "tree-mode");
     twins.type_one_by_one(&["Down", "Right"]);
     twins.same("a session expanded");
     twins.type_one_by_one(&["Down"]);
@@ -2371,10 +2369,7 @@ fn choose_tree_lists_previews_and_chooses_as_tmux_does() {
     twins.same("back at the current window");
     twins.type_one_by_one(&["Escape"]);
     twins.same("tree mode left");
-    env.wait_zp(
-        &["display-message", "-p", "-t", "third", "#{pane_mode}"],
-        "\n",
-    );
+    twins.pane_mode_is("third", "");
     let format = "#{?window_format,#{window_name},#{session_name}}";
     let choose = ["choose-tree", "-t", "third", "-F", format, "-f"];
     twins.both(&[&choose[..], &["#{==:#{window_name},one}"]].concat());

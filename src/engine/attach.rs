@@ -2219,7 +2219,7 @@ fn line_drawing_as_utf8(line: &[u8]) -> Vec<u8> {
 
 /// Copies a captured row with SGR codes, keeping at most `cols` cells of text; the cells
 /// copied.
-fn push_cropped(out: &mut Vec<u8>, line: &[u8], cols: u32) -> u32 {
+pub(super) fn push_cropped(out: &mut Vec<u8>, line: &[u8], cols: u32) -> u32 {
     let mut used = 0;
     let mut i = 0;
     while i < line.len() {

@@ -48,6 +48,10 @@ impl Engine {
             _ => Tag::Window(home.1),
         };
         for conn in self.viewers(pane, conn) {
+            // As tmux, which leaves a pane already in tree mode as it is.
+            if self.clients.get(conn).is_some_and(|c| c.tree.is_some()) {
+                continue;
+            }
             let mut tree = TreeMode::new(options.start, home);
             tree.format = options
                 .format
@@ -157,6 +161,12 @@ impl Engine {
             return;
         }
         let styles = self.tree_styles(conn);
+        for pane in tree
+            .current_tag()
+            .map_or(Vec::new(), |t| self.tree_preview_panes(t))
+        {
+            self.read_screen(pane);
+        }
         let preview = tree.current_tag().and_then(|t| self.tree_preview(t));
         tree.draw(&styles, preview);
         if let Some(c) = self.clients.get_mut(conn) {
@@ -206,6 +216,21 @@ impl Engine {
                 })
             }
         }
+    }
+
+    /// The panes a preview shows, which are read before it is drawn.
+    fn tree_preview_panes(&self, tag: Tag) -> Vec<u32> {
+        let windows = match tag {
+            Tag::Session(id) => self
+                .sessions
+                .iter()
+                .find(|s| s.id == id)
+                .map(|s| &s.windows[..]),
+            Tag::Window(id) => self
+                .tree_window(id)
+                .map(|(si, wi)| std::slice::from_ref(&self.sessions[si].windows[wi])),
+        };
+        windows.unwrap_or(&[]).iter().map(|w| w.pane.id).collect()
     }
 
     fn tree_window(&self, id: u32) -> Option<(usize, usize)> {

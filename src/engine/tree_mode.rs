@@ -254,8 +254,9 @@ impl TreeMode {
         self.set_size(size);
         if self.current >= offset && self.current < offset + self.height as usize {
             self.offset = offset;
+        } else {
+            self.check_selected();
         }
-        self.check_selected();
     }
 
     /// Replaces the items with the engine's, sorted, with the states the old ones had.
@@ -951,16 +952,23 @@ fn copy_screen(out: &mut Canvas, term: &Terminal, (x, y): (u32, u32), nx: u32, n
         let line = captured_row(term, py + row);
         out.at(x, y + row);
         out.push("\x1b[0m");
-        out.push(&String::from_utf8_lossy(&columns(&line, px, nx, false)));
+        out.push(&String::from_utf8_lossy(&columns(&line, px, nx)));
         out.push("\x1b[0m\x0f");
     }
     if cursor && ccx >= px && ccx - px < nx && ccy >= py && ccy - py < ny {
         let line = captured_row(term, ccy);
-        let mut cell = columns(&line, ccx, 1, true);
-        if !cell.iter().any(|&b| b >= 0x20 && b != 0x7f) {
+        // Its colours, then reverse video, then the character alone (a wide one is two
+        // columns wide; an empty cell a space).
+        let mut cell = columns(&line, ccx, 2);
+        let at = first_character(&cell).unwrap_or(cell.len());
+        let end = match at < cell.len() {
+            true => at + super::attach::utf8_len(&cell[at..]),
+            false => at,
+        };
+        cell.truncate(end);
+        if at == end {
             cell.push(b' ');
         }
-        let at = cell.iter().rposition(|&b| b == b'm').map_or(0, |i| i + 1);
         cell.splice(at..at, b"\x1b[7m".iter().copied());
         out.at(x + ccx - px, y + ccy - py);
         out.push(&String::from_utf8_lossy(&cell));
@@ -980,39 +988,40 @@ fn captured_row(term: &Terminal, y: u32) -> Vec<u8> {
     line.strip_suffix(b"\n").unwrap_or(&line).to_vec()
 }
 
-/// The cells of a captured row from column `from`, at most `cols` wide (`one`: the first
-/// cell whatever its width), with every SGR code before them so they keep their colours.
-fn columns(line: &[u8], from: u32, cols: u32, one: bool) -> Vec<u8> {
-    let mut out = Vec::new();
-    let (mut x, mut used, mut i) = (0u32, 0u32, 0usize);
+/// Where the first character (not an escape sequence) of a captured row starts.
+fn first_character(line: &[u8]) -> Option<usize> {
+    let mut i = 0;
     while i < line.len() {
-        let b = line[i];
-        if b == 0x1b {
-            let n = super::attach::key_len(&line[i..]);
-            out.extend_from_slice(&line[i..i + n]);
-            i += n;
-            continue;
+        match line[i] {
+            0x1b => i += super::attach::key_len(&line[i..]),
+            b if b < 0x20 => i += 1,
+            _ => return Some(i),
         }
-        if b < 0x20 {
-            out.push(b);
-            i += 1;
-            continue;
+    }
+    None
+}
+
+/// The cells of a captured row from column `from`, at most `cols` wide, with every SGR code
+/// before them so they keep their colours.
+fn columns(line: &[u8], from: u32, cols: u32) -> Vec<u8> {
+    let mut rest = Vec::with_capacity(line.len());
+    let (mut x, mut i) = (0, 0);
+    while i < line.len() {
+        let escape = line[i] == 0x1b;
+        let n = match escape {
+            true => super::attach::key_len(&line[i..]),
+            false => super::attach::utf8_len(&line[i..]),
+        };
+        let text = std::str::from_utf8(&line[i..i + n]).unwrap_or(" ");
+        if escape || line[i] < 0x20 || x >= from {
+            rest.extend_from_slice(&line[i..i + n]);
+        } else {
+            x += super::attach::text_width(text);
         }
-        let n = super::attach::utf8_len(&line[i..]);
-        let width = std::str::from_utf8(&line[i..i + n]).map_or(1, super::attach::text_width);
-        if x >= from {
-            if used + width > cols && !(one && used == 0) {
-                break;
-            }
-            used += width;
-            out.extend_from_slice(&line[i..i + n]);
-            if one {
-                break;
-            }
-        }
-        x += width;
         i += n;
     }
+    let mut out = Vec::new();
+    super::attach::push_cropped(&mut out, &rest, cols);
     out
 }
 
@@ -1153,7 +1162,45 @@ mod tests {
     #[test]
     fn columns_keep_colours_and_crop() {
         let line = b"ab\x1b[31mcd\x1b[0mef";
-        assert_eq!(columns(line, 1, 2, false), b"b\x1b[31mc".to_vec());
-        assert_eq!(columns(line, 3, 1, true), b"\x1b[31md".to_vec());
+        assert_eq!(columns(line, 1, 2), b"b\x1b[31mc".to_vec());
+        assert_eq!(columns(line, 3, 1), b"\x1b[31md\x1b[0m".to_vec());
+    }
+}
+
+#[cfg(test)]
+mod scroll_tests {
+    use super::*;
+
+    #[test]
+    fn up_wraps_to_the_last_page() {
+        let sessions: Vec<SessionInfo> = (0..26)
+            .map(|i| SessionInfo {
+                id: i,
+                name: format!("s{i}"),
+                text: String::new(),
+                sort: SortKeys {
+                    index: i,
+                    ..Default::default()
+                },
+                windows: vec![WindowInfo {
+                    id: 100 + i,
+                    index: 0,
+                    text: String::new(),
+                    sort: SortKeys::default(),
+                }],
+            })
+            .collect();
+        let mut t = TreeMode::new(StartAt::Sessions, (0, 100));
+        t.build(sessions.clone(), false, Some(Tag::Session(0)), (80, 29));
+        assert_eq!((t.current, t.offset, t.height), (0, 0, 18));
+        t.key("Up");
+        assert_eq!((t.current, t.offset), (25, 8));
+        t.refresh(sessions.clone(), false, (80, 29));
+        assert_eq!((t.current, t.offset), (25, 8));
+        for _ in 0..3 {
+            t.key("Up");
+            t.refresh(sessions.clone(), false, (80, 29));
+        }
+        assert_eq!((t.current, t.offset), (22, 8));
     }
 }

@@ -1,7 +1,7 @@
 //! The tmux 3.3a commands zeropty does not have: the interactive modes and menus, locking
 //! and suspending clients, windows linked into several sessions, and access for other users. Each is in the command table with tmux's flags, argument counts and
 //! usage, so that command lines, configuration files and key bindings naming them parse as
-//! tmux parses them (`bind-key s choose-tree -Zs` binds; `choose-tree -Q` is a usage error),
+//! tmux parses them (`bind-key C-c choose-client` binds; `choose-client -Q` is a usage error),
 //! `list-commands` lists what tmux lists, and running one fails with a message saying why it
 //! is not there, instead of `unknown command`. What tmux finds before running one (its
 //! client, its target) is found first, so a script sees tmux's `no current client` where
