@@ -1158,7 +1158,11 @@ impl Engine {
             }
             let is_prefix = prefixes.iter().any(|p| p.as_slice() == key);
             match self.key_action(conn, key, None, is_prefix, si) {
-                KeyAction::Forward if self.close_clock(conn) || self.tree_key(conn, key) => {}
+                KeyAction::Forward if self.close_clock(conn) => {}
+                // Tree mode's Enter runs commands, which may move the client.
+                KeyAction::Forward if self.tree_key(conn, key) => {
+                    (si, prefixes) = self.input_place(conn);
+                }
                 KeyAction::Forward => {
                     if key == PASTE_START {
                         if let Some(c) = self.clients.get_mut(conn) {
