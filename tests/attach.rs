@@ -2381,3 +2381,57 @@ fn choose_tree_lists_previews_and_chooses_as_tmux_does() {
     let (t, z) = twins.wait_both("chosen by its key", |s| last_line(s).starts_with("[work]"));
     assert_eq!(status_masked(&t), status_masked(&z));
 }
+
+/// choose-tree with more than fits, side by side with tmux: a list longer than its part of
+/// the pane, moved through with wraps and pages (lines past the tenth keyed `M-a`...), a
+/// session whose windows do not all fit its preview (`<`, `>` and their arrows), a pane too
+/// small for a preview, and the tree drawn again at a new size. Only positions tmux's own
+/// rebuilds (on a status line redraw) keep are compared.
+#[test]
+fn choose_tree_scrolls_and_narrows_as_tmux_does() {
+    let env = Env::new("treescroll");
+    let twins = Twins::start(&env, "exec cat", 80, 30);
+    for i in 1..6 {
+        let (name, program) = (format!("w{i}"), format!("seq {i} 40; exec cat"));
+        twins.both(&["new-window", "-d", "-t", "work", "-n", &name, &program]);
+    }
+    twins.both(&["select-window", "-t", "work:3"]);
+    for i in 10..35 {
+        let name = format!("s{i}");
+        let new = [
+            "new-session",
+            "-d",
+            "-s",
+            &name,
+            "-n",
+            "x",
+            "-x",
+            "80",
+            "-y",
+            "24",
+        ];
+        twins.both(&[&new[..], &["exec cat"]].concat());
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    twins.type_one_by_one(&["C-b", "s"]);
+    twins.same("six windows previewed, some hidden");
+    twins.type_one_by_one(&["<"]);
+    twins.same("the preview scrolled left");
+    twins.type_one_by_one(&[">", ">", ">"]);
+    twins.same("the preview scrolled right as far as it goes");
+    twins.type_one_by_one(&["Up"]);
+    twins.same("up from the first line: the last page");
+    twins.type_one_by_one(&["g", "C-f"]);
+    twins.same("a page down");
+    twins.type_one_by_one(&["G"]);
+    twins.same("the last line");
+    twins.type_one_by_one(&["g", "Down"]);
+    twins.same("the first page again");
+    twins.resize_terminals(50, 12);
+    twins.same("no room for a preview");
+    twins.resize_terminals(80, 30);
+    twins.same("the preview back at the larger size");
+    twins.type_one_by_one(&["M-c"]);
+    let (t, z) = twins.wait_both("chosen by M-c", |s| last_line(s).starts_with("[s21]"));
+    assert_eq!(status_masked(&t), status_masked(&z));
+}
