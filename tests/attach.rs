@@ -1574,6 +1574,13 @@ fn goto_line_from_the_prompt_moves_the_view() {
 }
 
 impl Twins<'_> {
+    /// A detached 80x24 session running cat on both servers, its window named.
+    fn cat_session(&self, session: &str, window: &str) {
+        let size = ["-x", "80", "-y", "24", "exec cat"];
+        let new = ["new-session", "-d", "-s", session, "-n", window];
+        self.both(&[&new[..], &size[..]].concat());
+    }
+
     /// Checks that `#{pane_mode}` of the session's pane is `mode` on both servers (waiting for
     /// zeropty's).
     fn pane_mode_is(&self, session: &str, mode: &str) {
@@ -2319,19 +2326,7 @@ fn choose_tree_lists_previews_and_chooses_as_tmux_does() {
     let two = "printf 'hello\\n\\033[31mworld\\033[m\\n'; exec cat";
     twins.both(&["new-window", "-d", "-t", "work", "-n", "two", two]);
     for (session, window) in [("other", "one"), ("third", "three")] {
-        let new = [
-            "new-session",
-            "-d",
-            "-s",
-            session,
-            "-n",
-            window,
-            "-x",
-            "80",
-            "-y",
-            "24",
-        ];
-        twins.both(&[&new[..], &["exec cat"]].concat());
+        twins.cat_session(session, window);
     }
     std::thread::sleep(Duration::from_millis(300));
     twins.type_one_by_one(&["C-b", "s"]);
@@ -2385,8 +2380,9 @@ fn choose_tree_lists_previews_and_chooses_as_tmux_does() {
 /// choose-tree with more than fits, side by side with tmux: a list longer than its part of
 /// the pane, moved through with wraps and pages (lines past the tenth keyed `M-a`...), a
 /// session whose windows do not all fit its preview (`<`, `>` and their arrows), a pane too
-/// small for a preview, and the tree drawn again at a new size. Only positions tmux's own
-/// rebuilds (on a status line redraw) keep are compared.
+/// small for a preview, the tree drawn again at a new size, and the mouse (a click on an
+/// arrow, on a line). Only positions tmux's own rebuilds (on a status line redraw) keep are
+/// compared.
 #[test]
 fn choose_tree_scrolls_and_narrows_as_tmux_does() {
     let env = Env::new("treescroll");
@@ -2397,20 +2393,7 @@ fn choose_tree_scrolls_and_narrows_as_tmux_does() {
     }
     twins.both(&["select-window", "-t", "work:3"]);
     for i in 10..35 {
-        let name = format!("s{i}");
-        let new = [
-            "new-session",
-            "-d",
-            "-s",
-            &name,
-            "-n",
-            "x",
-            "-x",
-            "80",
-            "-y",
-            "24",
-        ];
-        twins.both(&[&new[..], &["exec cat"]].concat());
+        twins.cat_session(&format!("s{i}"), "x");
     }
     std::thread::sleep(Duration::from_millis(300));
     twins.type_one_by_one(&["C-b", "s"]);
@@ -2431,6 +2414,12 @@ fn choose_tree_scrolls_and_narrows_as_tmux_does() {
     twins.same("no room for a preview");
     twins.resize_terminals(80, 30);
     twins.same("the preview back at the larger size");
+    twins.both(&["set-option", "-g", "mouse", "on"]);
+    twins.type_one_by_one(&["g"]);
+    twins.type_raw("\x1b[<0;2;21M\x1b[<0;2;21m");
+    twins.same("a click on the preview's left arrow");
+    twins.type_raw("\x1b[<0;5;4M\x1b[<0;5;4m");
+    twins.same("a click on a line");
     twins.type_one_by_one(&["M-c"]);
     let (t, z) = twins.wait_both("chosen by M-c", |s| last_line(s).starts_with("[s21]"));
     assert_eq!(status_masked(&t), status_masked(&z));

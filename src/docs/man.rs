@@ -882,8 +882,8 @@ const REFERENCE: &[ProseSection] = &[
              meanwhile (tmux gives them to the mode). What the commands keys run print \
              (`C-b ?`, `C-b ~`) shows in its place, as tmux's view mode shows it, and \
              clock-mode (`C-b t`) shows tmux's clock there, and choose-tree (`C-b s`, \
-             `C-b w`) tmux's tree mode, drawn as tmux draws it, with its keys but its mouse \
-             keys, search, filter and command prompts and marks. Key tables \
+             `C-b w`) tmux's tree mode, drawn as tmux draws it, with its keys and clicks but \
+             its search, filter and command prompts, menu and marks. Key tables \
              are tmux's: bind-key, \
              unbind-key and list-keys list and change the same bindings, and keys typed on a \
              client run them as tmux runs them; bindings to the commands below do nothing.",

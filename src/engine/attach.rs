@@ -1300,7 +1300,8 @@ impl Engine {
         let Some(pane) = self.client_pane(conn) else {
             return;
         };
-        if self.close_clock(conn) || self.clients.get(conn).is_some_and(|c| c.view.is_some()) {
+        let in_mode = |c: &Client| c.view.is_some() || c.tree.is_some();
+        if self.close_clock(conn) || self.clients.get(conn).is_some_and(in_mode) {
             return;
         }
         self.mouse_event_to(pane, event, last);

@@ -264,6 +264,26 @@ impl Engine {
         true
     }
 
+    /// `send-keys -M` from a mouse binding: the event goes to the tree of the client it came
+    /// from when that client shows `pane` in tree mode; false when it does not.
+    pub fn tree_mouse(&mut self, pane: u32) -> bool {
+        let Some(at) = self.mouse_event else {
+            return false;
+        };
+        let conn = at.client;
+        let shows = self.client_pane(conn) == Some(pane);
+        let key = self.binding_key.map(|k| k.name()).unwrap_or_default();
+        let outcome = match self.clients.get_mut(conn).and_then(|c| c.tree.as_mut()) {
+            Some(tree) if shows => tree.mouse(&key, at.now.x, at.now.y),
+            _ => return false,
+        };
+        self.tree_outcome(conn, outcome);
+        if let Some(c) = self.clients.get_mut(conn) {
+            c.dirty = true;
+        }
+        true
+    }
+
     fn tree_outcome(&mut self, conn: u64, outcome: Outcome) {
         match outcome {
             Outcome::Redraw | Outcome::Ignored => {}

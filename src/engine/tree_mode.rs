@@ -153,6 +153,15 @@ pub struct TreeMode {
     preview_offset: i32,
     /// The last drawing, shown in place of the pane.
     pub drawing: Terminal,
+    /// Where the last session preview put its windows, for clicks on it.
+    layout: Option<PreviewLayout>,
+}
+
+/// Where a session preview put the lines of its `<` and `>` arrows (tmux's `left`, `right`).
+#[derive(Clone, Copy, Debug, Default)]
+struct PreviewLayout {
+    left: Option<u32>,
+    right: Option<u32>,
 }
 
 impl TreeMode {
@@ -177,6 +186,7 @@ impl TreeMode {
             home,
             preview_offset: 0,
             drawing: Terminal::new(1, 1, 0),
+            layout: None,
         }
     }
 
@@ -555,6 +565,55 @@ impl TreeMode {
         }
     }
 
+    /// A mouse key (`MouseDown1Pane`, `DoubleClick1Pane`...) at `(x, y)` in the pane, as
+    /// tmux's `mode_tree_key` and `window_tree_mouse` read it: a press on a line makes it
+    /// current, a double click chooses it; a press on the preview is [`Self::preview_click`].
+    pub fn mouse(&mut self, key: &str, x: u32, y: u32) -> Outcome {
+        if self.lines.is_empty() {
+            return Outcome::Quit;
+        }
+        let before = self.current_tag();
+        let outcome = if x > self.width || y > self.height {
+            match (self.preview, key) {
+                (true, "MouseDown1Pane") => self.preview_click(x),
+                _ => Outcome::Redraw,
+            }
+        } else {
+            let line = self.offset + y as usize;
+            let pick = matches!(
+                key,
+                "MouseDown1Pane" | "MouseDown3Pane" | "DoubleClick1Pane"
+            );
+            if line < self.lines.len() && pick {
+                self.current = line;
+            }
+            match key {
+                "DoubleClick1Pane" if line < self.lines.len() => self.outcome_of_enter(),
+                _ => Outcome::Redraw,
+            }
+        };
+        if self.current_tag() != before {
+            self.preview_offset = 0;
+        }
+        outcome
+    }
+
+    /// A press on the preview at column `x`: at an arrow, scrolls a session's windows; else
+    /// the mode ends with nothing chosen, as tmux 3.3a's does (it builds its tree again before
+    /// running the template for the item it held, which that build freed).
+    fn preview_click(&mut self, x: u32) -> Outcome {
+        let l = self.layout.unwrap_or_default();
+        if l.left.is_some_and(|left| x <= left) {
+            self.preview_offset -= 1;
+            return Outcome::Redraw;
+        }
+        if l.right.is_some_and(|right| x >= right) {
+            self.preview_offset += 1;
+            return Outcome::Redraw;
+        }
+        Outcome::Quit
+    }
+
     /// `H`: the session and window the mode was opened for, expanded and made current.
     pub fn go_home(&mut self) {
         let (session, window) = self.home;
@@ -583,13 +642,8 @@ impl TreeMode {
             self.draw_preview_box(&mut out, styles);
             let (nx, ny) = (w - 4, sy - h - 2);
             if let Some(p) = preview.filter(|_| nx != 0 && ny != 0) {
-                draw_preview(
-                    &mut out,
-                    styles,
-                    p,
-                    (2, h + 1, nx, ny),
-                    &mut self.preview_offset,
-                );
+                let area = (2, h + 1, nx, ny);
+                self.layout = draw_preview(&mut out, styles, p, area, &mut self.preview_offset);
             }
         }
         out.at(0, self.current.saturating_sub(self.offset) as u32);
@@ -843,7 +897,7 @@ fn draw_preview(
     preview: Preview<'_>,
     area: (u32, u32, u32, u32),
     offset: &mut i32,
-) {
+) -> Option<PreviewLayout> {
     let (cx, cy, sx, sy) = area;
     let panes: Vec<(String, &Terminal, bool)> = match &preview {
         Preview::Session { windows, current } => windows
@@ -859,7 +913,7 @@ fn draw_preview(
     };
     let total = panes.len() as u32;
     if total == 0 {
-        return;
+        return None;
     }
     let visible = visible_count(total, sx);
     let (mut start, mut end) = visible_range(total, current, sx);
@@ -874,7 +928,7 @@ fn draw_preview(
     let each = (sx - arrows) / visible;
     let remaining = (sx - arrows) - visible * each;
     if each == 0 {
-        return;
+        return None;
     }
     if left {
         draw_vline(out, (cx + 2, cy), sy);
@@ -913,6 +967,10 @@ fn draw_preview(
             draw_vline(out, (x + width, cy), sy);
         }
     }
+    Some(PreviewLayout {
+        left: left.then_some(cx + 2),
+        right: right.then_some(cx + sx - 3),
+    })
 }
 
 /// A label in the middle of an area, boxed when there is room (`window_tree_draw_label`).
@@ -1144,6 +1202,19 @@ mod tests {
         let mut t = tree(StartAt::Windows);
         t.key("v");
         assert_eq!(t.height, 29);
+    }
+
+    #[test]
+    fn clicks_pick_lines_and_double_clicks_choose() {
+        let mut t = tree(StartAt::Windows);
+        assert_eq!(t.mouse("MouseDown1Pane", 3, 3), Outcome::Redraw);
+        assert_eq!(t.current_tag(), Some(Tag::Session(2)));
+        assert_eq!(t.mouse("WheelUpPane", 3, 1), Outcome::Redraw);
+        assert_eq!(t.current_tag(), Some(Tag::Session(2)));
+        let chosen = t.mouse("DoubleClick1Pane", 3, 1);
+        assert_eq!(chosen, Outcome::Choose(Tag::Window(10)));
+        rows(&mut t);
+        assert_eq!(t.mouse("MouseDown1Pane", 30, 20), Outcome::Quit);
     }
 
     #[test]
