@@ -1119,7 +1119,7 @@ fn status_messages_and_the_message_log_match_tmux() {
         "{z:?}"
     );
     // A command zeropty lacks, run by a key, says so in the product's own words.
-    env.keys("z", &["C-b", "s"]);
+    env.keys("z", &["C-b", "q"]);
     env.outer.wait_screen("z", "the refusal", |s| {
         last_line(s).starts_with("zeropty: no interactive modes or menus;")
     });
