@@ -882,8 +882,8 @@ const REFERENCE: &[ProseSection] = &[
              meanwhile (tmux gives them to the mode). What the commands keys run print \
              (`C-b ?`, `C-b ~`) shows in its place, as tmux's view mode shows it, and \
              clock-mode (`C-b t`) shows tmux's clock there, and choose-tree (`C-b s`, \
-             `C-b w`) tmux's tree mode, drawn as tmux draws it, with its keys and clicks but \
-             its search, filter and command prompts, menu and marks. Key tables \
+             `C-b w`) tmux's tree mode, drawn as tmux draws it, with its keys, prompts and \
+             clicks but its menu and marks. Key tables \
              are tmux's: bind-key, \
              unbind-key and list-keys list and change the same bindings, and keys typed on a \
              client run them as tmux runs them; bindings to the commands below do nothing.",
@@ -1511,7 +1511,9 @@ const COMMAND_DOCS: &[CommandDoc] = &[
                 window's pane), drawn as tmux 3.3a draws it. Keys: Up, Down, PageUp, \
                 PageDown, g, G move; Left and Right (or - and +) collapse and expand; t, T \
                 and C-t tag; O and r change the order; v shows or hides the preview; H goes \
-                back to the current window; 0 to 9 and M-a to M-z choose their line; Enter \
+                back to the current window; / and n search the names; f asks for a filter and \
+                : for a command run for the tagged or current items; 0 to 9 and M-a to M-z \
+                choose their line; Enter \
                 runs the template for the current item; x and X ask before killing the \
                 current or the tagged items; q or Escape leave. The template (default \
                 `switch-client -Zt '%%'`) gets `=SESSION:` for a session, `=SESSION:INDEX.` \

@@ -13,7 +13,7 @@ use super::keys;
 use super::prompt::{Editor, Entry, Prompt, PromptAction, PromptType};
 use super::target::Found;
 use super::tree_mode::{
-    Outcome, Preview, SessionInfo, SortKeys, StartAt, Styles, Tag, TreeMode, WindowInfo,
+    Outcome, Preview, SessionInfo, SortKeys, StartAt, Styles, Tag, TreeAsk, TreeMode, WindowInfo,
 };
 use super::Engine;
 
@@ -305,6 +305,8 @@ impl Engine {
                     self.run_tree_template(conn, &template, &target);
                 }
             }
+            Outcome::Ask(ask) => self.tree_ask(conn, ask),
+            Outcome::SearchAgain => self.tree_search(conn),
             Outcome::Kill(tag) => self.ask_tree_kill(conn, &[tag]),
             Outcome::KillTagged(tags) => self.ask_tree_kill(conn, &tags),
         }
@@ -396,6 +398,92 @@ impl Engine {
             },
         };
         self.set_prompt(conn, prompt);
+    }
+
+    /// Asks for a filter, a search or a command on the status line, as tmux's tree mode asks.
+    fn tree_ask(&mut self, conn: u64, ask: TreeAsk) {
+        let Some(tree) = self.clients.get(conn).and_then(|c| c.tree.as_ref()) else {
+            return;
+        };
+        let (text, input, kind) = match ask {
+            TreeAsk::Filter => {
+                let filter = tree.filter.clone().unwrap_or_default();
+                ("(filter) ".to_string(), filter, PromptType::Search)
+            }
+            TreeAsk::Search => ("(search) ".into(), String::new(), PromptType::Search),
+            TreeAsk::Command => match tree.tagged().len() {
+                0 => ("(current) ".into(), String::new(), PromptType::Command),
+                n => (format!("({n} tagged) "), String::new(), PromptType::Command),
+            },
+        };
+        let prompt = Prompt {
+            text,
+            entry: Entry::Line,
+            kind,
+            editor: Editor::new(&input, Entry::Line),
+            action: PromptAction::Tree(ask),
+        };
+        self.set_prompt(conn, prompt);
+    }
+
+    /// The answer to a question tree mode asked: a filter (none when cancelled or empty, as
+    /// in tmux), a search, or a command run for the tagged items or the current one.
+    pub(super) fn tree_answer(&mut self, conn: u64, ask: TreeAsk, answer: Option<String>) {
+        let answer = answer.filter(|a| !a.is_empty());
+        let Some(tree) = self.clients.get_mut(conn).and_then(|c| c.tree.as_mut()) else {
+            return;
+        };
+        match ask {
+            TreeAsk::Filter => {
+                tree.filter = answer;
+                self.rebuild_tree(conn);
+            }
+            TreeAsk::Search => {
+                tree.search = answer;
+                self.tree_search(conn);
+            }
+            TreeAsk::Command => {
+                let Some(template) = answer else {
+                    return;
+                };
+                let mut tags = tree.tagged();
+                if tags.is_empty() {
+                    tags.extend(tree.current_tag());
+                }
+                let targets: Vec<String> = tags
+                    .into_iter()
+                    .filter_map(|t| self.tree_target(t))
+                    .collect();
+                for target in targets {
+                    self.run_tree_template(conn, &template, &target);
+                }
+            }
+        }
+        if let Some(c) = self.clients.get_mut(conn) {
+            c.dirty = true;
+        }
+    }
+
+    /// Moves to the next item whose name has the search in it (a session's or a window's
+    /// name, as tmux's `window_tree_search`).
+    fn tree_search(&mut self, conn: u64) {
+        let Some(mut tree) = self.clients.get_mut(conn).and_then(|c| c.tree.take()) else {
+            return;
+        };
+        if let Some(search) = tree.search.clone() {
+            tree.search_next(|tag| match tag {
+                Tag::Session(id) => self
+                    .sessions
+                    .iter()
+                    .any(|s| s.id == id && s.name.contains(&search)),
+                Tag::Window(id) => self
+                    .tree_window(id)
+                    .is_some_and(|(si, wi)| self.sessions[si].windows[wi].name.contains(&search)),
+            });
+        }
+        if let Some(c) = self.clients.get_mut(conn) {
+            c.tree = Some(tree);
+        }
     }
 
     /// Ends a client's tree mode.

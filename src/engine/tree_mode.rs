@@ -86,6 +86,18 @@ pub struct Styles {
     pub active_label: String,
 }
 
+/// What tree mode asks on the status line (tmux's `(filter) `, `(search) ` and command
+/// prompts).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TreeAsk {
+    /// A new filter: the lines' format must be true for a window to be listed.
+    Filter,
+    /// A search of the items' names.
+    Search,
+    /// A command template run for the tagged items, or the current one.
+    Command,
+}
+
 /// What a key asks the engine to do.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -105,6 +117,10 @@ pub enum Outcome {
     KillTagged(Vec<Tag>),
     /// Go to the session and window the mode was opened for.
     Home,
+    /// Ask a question on the status line.
+    Ask(TreeAsk),
+    /// Look for the search again from the current item.
+    SearchAgain,
 }
 
 #[derive(Clone, Debug)]
@@ -143,6 +159,8 @@ pub struct TreeMode {
     pub sort: usize,
     pub reversed: bool,
     pub filter: Option<String>,
+    /// What `/` last looked for (`n` looks again).
+    pub search: Option<String>,
     no_matches: bool,
     /// The line format (`-F`) and the command template run for the chosen item.
     pub format: String,
@@ -180,6 +198,7 @@ impl TreeMode {
             sort: 0,
             reversed: false,
             filter: None,
+            search: None,
             no_matches: false,
             format: String::new(),
             template: String::new(),
@@ -512,6 +531,10 @@ impl TreeMode {
             "<" => self.preview_offset -= 1,
             ">" => self.preview_offset += 1,
             "H" => return Some(Outcome::Home),
+            "/" | "?" | "C-s" => return Some(Outcome::Ask(TreeAsk::Search)),
+            "n" => return Some(Outcome::SearchAgain),
+            "f" => return Some(Outcome::Ask(TreeAsk::Filter)),
+            ":" => return Some(Outcome::Ask(TreeAsk::Command)),
             "x" => return self.current_tag().map(Outcome::Kill),
             "X" => {
                 let tagged = self.tagged();
@@ -612,6 +635,41 @@ impl TreeMode {
             return Outcome::Redraw;
         }
         Outcome::Quit
+    }
+
+    /// The next item after the current one (through collapsed sessions' windows, from the
+    /// first after the last) that `matches`, made current with its session expanded, as
+    /// tmux's `mode_tree_search_set`; false when none is.
+    pub fn search_next(&mut self, matches: impl Fn(Tag) -> bool) -> bool {
+        let order: Vec<Tag> = self
+            .items
+            .iter()
+            .flat_map(|s| std::iter::once(s.tag).chain(s.children.iter().map(|w| w.tag)))
+            .collect();
+        let Some(at) = self
+            .current_tag()
+            .and_then(|t| order.iter().position(|&o| o == t))
+        else {
+            return false;
+        };
+        let n = order.len();
+        let Some(found) = (1..n).map(|i| order[(at + i) % n]).find(|&t| matches(t)) else {
+            return false;
+        };
+        if let Tag::Window(_) = found {
+            let session = self
+                .items
+                .iter_mut()
+                .find(|s| find(&s.children, found).is_some());
+            if let Some(s) = session {
+                s.expanded = true;
+            }
+        }
+        self.lines = self.flatten();
+        self.set_current(Some(found));
+        self.set_size((self.width, self.rows));
+        self.check_selected();
+        true
     }
 
     /// `H`: the session and window the mode was opened for, expanded and made current.
@@ -1215,6 +1273,18 @@ mod tests {
         assert_eq!(chosen, Outcome::Choose(Tag::Window(10)));
         rows(&mut t);
         assert_eq!(t.mouse("MouseDown1Pane", 30, 20), Outcome::Quit);
+    }
+
+    #[test]
+    fn searches_go_through_collapsed_sessions_and_wrap() {
+        let mut t = tree(StartAt::Sessions);
+        assert!(t.search_next(|tag| tag == Tag::Window(20)));
+        assert_eq!(t.current_tag(), Some(Tag::Window(20)));
+        assert_eq!(rows(&mut t)[1], "(1) - other: 1 windows");
+        assert!(t.search_next(|tag| tag == Tag::Session(1)));
+        assert_eq!(t.current_tag(), Some(Tag::Session(1)));
+        assert!(!t.search_next(|tag| tag == Tag::Session(1)));
+        assert_eq!(t.key("f"), Outcome::Ask(TreeAsk::Filter));
     }
 
     #[test]
