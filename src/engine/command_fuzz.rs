@@ -413,6 +413,7 @@ fn random_keys(rng: &mut Rng) -> Vec<u8> {
         b"y",
         b"1",
         b"\x1ba",
+        b"f",
         // Mouse reports (with `mouse` on): the wheel, a click, a drag, a malformed one.
         b"\x1b[<64;3;3M",
         b"\x1b[<65;3;3M",
