@@ -2405,6 +2405,10 @@ fn choose_tree_scrolls_and_narrows_as_tmux_does() {
     std::thread::sleep(Duration::from_millis(300));
     twins.type_one_by_one(&["C-b", "s"]);
     twins.same("six windows previewed, some hidden");
+    twins.type_one_by_one(&["C-b", "n"]);
+    twins.same("the next window, without the tree (it belongs to the other pane)");
+    twins.type_one_by_one(&["C-b", "p"]);
+    twins.same("the tree again over its pane");
     twins.type_one_by_one(&["<"]);
     twins.same("the preview scrolled left");
     twins.type_one_by_one(&[">", ">", ">"]);

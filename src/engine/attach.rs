@@ -1583,8 +1583,10 @@ impl Engine {
         let copy = c.view.as_deref();
         // Copy and view modes show their own copy of the lines, `oy` above its bottom; clock
         // mode its drawing.
+        // Tree mode shows only over the pane it was opened for, as tmux's.
+        let tree = c.tree.as_ref().filter(|t| t.pane == pane.id);
         let (shown, offset) = match (&c.clock, copy) {
-            _ if c.tree.is_some() => (&c.tree.as_ref()?.drawing, 0),
+            _ if tree.is_some() => (&tree?.drawing, 0),
             (Some(clock), _) => (&clock.term, 0),
             (None, Some(m)) => (m.backing(), m.oy),
             (None, None) => (t, 0),
@@ -1685,7 +1687,7 @@ impl Engine {
             .clock
             .as_ref()
             .map(|k| &k.term)
-            .or(c.tree.as_ref().map(|t| &t.drawing))
+            .or(tree.map(|t| &t.drawing))
         {
             // Hidden, where the drawing ended, as tmux leaves clock and tree mode's.
             let (x, y) = drawing.cursor();

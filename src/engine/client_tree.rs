@@ -49,10 +49,11 @@ impl Engine {
         };
         for conn in self.viewers(pane, conn) {
             // As tmux, which leaves a pane already in tree mode as it is.
-            if self.clients.get(conn).is_some_and(|c| c.tree.is_some()) {
+            if self.tree_shown(conn) {
                 continue;
             }
             let mut tree = TreeMode::new(options.start, home);
+            tree.pane = pane;
             tree.format = options
                 .format
                 .clone()
@@ -145,10 +146,16 @@ impl Engine {
         out
     }
 
+    /// Whether a client shows its tree: it shows the pane the tree was opened for.
+    pub(super) fn tree_shown(&self, conn: u64) -> bool {
+        let tree = self.clients.get(conn).and_then(|c| c.tree.as_ref());
+        tree.is_some_and(|t| self.client_pane(conn) == Some(t.pane))
+    }
+
     /// Builds a client's tree again from the sessions as they are now and draws it, before
     /// its frame is drawn.
     pub(super) fn refresh_tree(&mut self, conn: u64) {
-        let Some(pane) = self.client_pane(conn) else {
+        let Some(pane) = self.client_pane(conn).filter(|_| self.tree_shown(conn)) else {
             return;
         };
         let Some(mut tree) = self.clients.get_mut(conn).and_then(|c| c.tree.take()) else {
@@ -243,7 +250,7 @@ impl Engine {
     /// A key no table binds, typed on a client in tree mode, goes to the tree; false when the
     /// client shows none.
     pub(super) fn tree_key(&mut self, conn: u64, typed: &[u8]) -> bool {
-        if self.clients.get(conn).is_none_or(|c| c.tree.is_none()) {
+        if !self.tree_shown(conn) {
             return false;
         }
         let modes = self.client_key_modes(conn);
@@ -271,7 +278,7 @@ impl Engine {
             return false;
         };
         let conn = at.client;
-        let shows = self.client_pane(conn) == Some(pane);
+        let shows = self.client_pane(conn) == Some(pane) && self.tree_shown(conn);
         let key = self.binding_key.map(|k| k.name()).unwrap_or_default();
         let outcome = match self.clients.get_mut(conn).and_then(|c| c.tree.as_mut()) {
             Some(tree) if shows => tree.mouse(&key, at.now.x, at.now.y),
@@ -498,10 +505,9 @@ impl Engine {
         }
     }
 
-    /// Whether a client shows `pane` in tree mode (`#{pane_mode}` is `tree-mode`).
+    /// Whether a client has `pane` in tree mode (`#{pane_mode}` is `tree-mode`).
     pub(super) fn pane_in_tree(&self, pane: u32) -> bool {
-        self.viewers(pane, None)
-            .into_iter()
-            .any(|conn| self.clients.get(conn).is_some_and(|c| c.tree.is_some()))
+        let has = |c: &super::attach::Client| c.tree.as_ref().is_some_and(|t| t.pane == pane);
+        self.clients.iter().any(has)
     }
 }

@@ -167,6 +167,9 @@ pub struct TreeMode {
     pub template: String,
     /// Where the mode was opened (`H` goes back there).
     pub home: (u32, u32),
+    /// The pane it shows in place of: as tmux's, the mode shows only while the client
+    /// shows that pane.
+    pub pane: u32,
     /// How far the session preview is scrolled by `<` and `>`.
     preview_offset: i32,
     /// The last drawing, shown in place of the pane.
@@ -203,6 +206,7 @@ impl TreeMode {
             format: String::new(),
             template: String::new(),
             home,
+            pane: 0,
             preview_offset: 0,
             drawing: Terminal::new(1, 1, 0),
             layout: None,
