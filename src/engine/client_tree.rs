@@ -5,8 +5,10 @@
 //! its preview. The tree is built again before each drawing, so what it lists follows the
 //! sessions as they change.
 //!
-//! Invariant: a client shows at most one of tree mode, clock mode and a copy or view mode:
-//! opening one closes the others, and all go when the client shows another pane.
+//! Invariant: a client holds at most one of tree mode, clock mode and a copy or view mode:
+//! opening one closes the others, and all go when the client moves to another session. The
+//! tree knows its pane and shows (and takes keys) only while the client shows that pane, as
+//! tmux's tree mode belongs to its pane.
 
 use super::commands::{FormatKind, FormatValues};
 use super::keys;
