@@ -1134,7 +1134,7 @@ fn status_messages_and_the_message_log_match_tmux() {
         "{z:?}"
     );
     // A command zeropty lacks, run by a key, says so in the product's own words.
-    env.keys("z", &["C-b", "s"]);
+    env.keys("z", &["C-b", "q"]);
     env.outer.wait_screen("z", "the refusal", |s| {
         last_line(s).starts_with("zeropty: no interactive modes or menus;")
     });
@@ -1589,6 +1589,22 @@ fn goto_line_from_the_prompt_moves_the_view() {
 }
 
 impl Twins<'_> {
+    /// A detached 80x24 session running cat on both servers, its window named.
+    fn cat_session(&self, session: &str, window: &str) {
+        let size = ["-x", "80", "-y", "24", "exec cat"];
+        let new = ["new-session", "-d", "-s", session, "-n", window];
+        self.both(&[&new[..], &size[..]].concat());
+    }
+
+    /// Checks that `#{pane_mode}` of the session's pane is `mode` on both servers (waiting for
+    /// zeropty's).
+    fn pane_mode_is(&self, session: &str, mode: &str) {
+        let args = ["display-message", "-p", "-t", session, "#{pane_mode}"];
+        let want = format!("{mode}\n");
+        assert_eq!(String::from_utf8(self.tmux(&args).stdout).unwrap(), want);
+        self.env.wait_zp(&args, &want);
+    }
+
     /// Waits until both clients show the same screen (the status line left out; cell by
     /// cell, characters and styles, as a person sees it) with the same cursor, and fails with
     /// both when they do not within a few seconds.
@@ -2379,12 +2395,7 @@ fn clock_mode_draws_the_time_as_tmux_does() {
     let twins = Twins::start(&env, "exec cat", 70, 20);
     twins.type_one_by_one(&["C-b", "t"]);
     twins.same("the clock");
-    let mode = ["display-message", "-p", "-t", "work", "#{pane_mode}"];
-    assert_eq!(
-        String::from_utf8(twins.tmux(&mode).stdout).unwrap(),
-        "clock-mode\n"
-    );
-    env.wait_zp(&mode, "clock-mode\n");
+    twins.pane_mode_is("work", "clock-mode");
     twins.resize_terminals(40, 12);
     twins.same("the clock redrawn smaller");
     twins.resize_terminals(20, 8);
@@ -2395,8 +2406,7 @@ fn clock_mode_draws_the_time_as_tmux_does() {
     twins.same("the 12-hour clock in another colour");
     twins.type_one_by_one(&["x"]);
     twins.same("a key ended clock mode");
-    env.wait_zp(&mode, "\n");
-    assert_eq!(String::from_utf8(twins.tmux(&mode).stdout).unwrap(), "\n");
+    twins.pane_mode_is("work", "");
     let pane = env.zp_ok(&["capture-pane", "-p", "-t", "work"]);
     assert!(!pane.contains('x'), "the key went nowhere: {pane:?}");
 }
@@ -2501,4 +2511,125 @@ fn copy_mode_paragraphs_mark_and_refresh_as_tmux_does() {
     // the new output.
     twins.type_one_by_one(&["r", "G"]);
     twins.wait_both("refreshed", |s| s.contains("more output"));
+}
+
+/// choose-tree side by side with tmux: the sessions listed (`C-b s`), a session's windows
+/// previewed side by side and a window's pane, expanding, moving, tagging, the preview turned
+/// off and on, the sort orders, choosing with Enter (both clients switch), the windows listed
+/// (`C-b w`), killing one after tmux's question, `H`, a search and a filter asked on the
+/// status line, a format and a filter given on the command line, and leaving.
+#[test]
+fn choose_tree_lists_previews_and_chooses_as_tmux_does() {
+    let env = Env::new("tree");
+    let twins = Twins::start(&env, "exec cat", 80, 30);
+    let two = "printf 'hello\\n\\033[31mworld\\033[m\\n'; exec cat";
+    twins.both(&["new-window", "-d", "-t", "work", "-n", "two", two]);
+    for (session, window) in [("other", "one"), ("third", "three")] {
+        twins.cat_session(session, window);
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    twins.type_one_by_one(&["C-b", "s"]);
+    twins.same("the sessions, the current one's windows previewed");
+    twins.pane_mode_is("work", "tree-mode");
+    twins.type_one_by_one(&["Down", "Right"]);
+    twins.same("a session expanded");
+    twins.type_one_by_one(&["Down"]);
+    twins.same("a window previewed");
+    twins.type_one_by_one(&["t"]);
+    twins.same("a window tagged, the next line current");
+    twins.type_one_by_one(&["v"]);
+    twins.same("no preview");
+    twins.type_one_by_one(&["v", "O"]);
+    twins.same("sorted by name");
+    twins.type_one_by_one(&["r"]);
+    twins.same("sorted by name, reversed");
+    twins.type_one_by_one(&["Enter"]);
+    let (t, z) = twins.wait_both("switched to the chosen session", |s| {
+        last_line(s).starts_with("[third]")
+    });
+    assert_eq!(status_masked(&t), status_masked(&z));
+    twins.same("the chosen session shown");
+    twins.type_one_by_one(&["C-b", "w"]);
+    twins.same("the windows, the current one's pane previewed");
+    twins.type_one_by_one(&["g", "Down", "Down"]);
+    twins.same("another window");
+    twins.type_one_by_one(&["x"]);
+    let (t, z) = twins.wait_both("asked to kill", |s| last_line(s).starts_with("Kill"));
+    assert_eq!(last_line(&t), last_line(&z));
+    twins.type_one_by_one(&["y"]);
+    twins.same("the window killed, the tree built again");
+    assert_eq!(twins.windows().0, twins.windows().1);
+    twins.type_one_by_one(&["g", "H"]);
+    twins.same("back at the current window");
+    twins.type_one_by_one(&["Escape"]);
+    twins.same("tree mode left");
+    twins.pane_mode_is("third", "");
+    twins.type_one_by_one(&["C-b", "s", "/", "t", "h", "Enter"]);
+    twins.same("a search found a window in a collapsed session");
+    twins.type_one_by_one(&["n", "f"]);
+    twins.keys(&["-l", "#{==:#{window_name},one}"]);
+    twins.type_one_by_one(&["Enter"]);
+    twins.same("the search again, then a filter from the prompt");
+    twins.type_one_by_one(&["q"]);
+    let format = "#{?window_format,#{window_name},#{session_name}}";
+    let choose = ["choose-tree", "-t", "third", "-F", format, "-f"];
+    twins.both(&[&choose[..], &["#{==:#{window_name},one}"]].concat());
+    twins.same("a format and a filter");
+    twins.type_one_by_one(&["q"]);
+    twins.both(&[&choose[..], &["#{==:#{window_name},none}", "-N"]].concat());
+    twins.same("a filter that matches nothing, no preview");
+    twins.type_one_by_one(&["1"]);
+    let (t, z) = twins.wait_both("chosen by its key", |s| last_line(s).starts_with("[work]"));
+    assert_eq!(status_masked(&t), status_masked(&z));
+}
+
+/// choose-tree with more than fits, side by side with tmux: a list longer than its part of
+/// the pane, moved through with wraps and pages (lines past the tenth keyed `M-a`...), a
+/// session whose windows do not all fit its preview (`<`, `>` and their arrows), a pane too
+/// small for a preview, the tree drawn again at a new size, and the mouse (a click on an
+/// arrow, on a line). Only positions tmux's own rebuilds (on a status line redraw) keep are
+/// compared.
+#[test]
+fn choose_tree_scrolls_and_narrows_as_tmux_does() {
+    let env = Env::new("treescroll");
+    let twins = Twins::start(&env, "exec cat", 80, 30);
+    for i in 1..6 {
+        let (name, program) = (format!("w{i}"), format!("seq {i} 40; exec cat"));
+        twins.both(&["new-window", "-d", "-t", "work", "-n", &name, &program]);
+    }
+    twins.both(&["select-window", "-t", "work:3"]);
+    for i in 10..35 {
+        twins.cat_session(&format!("s{i}"), "x");
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    twins.type_one_by_one(&["C-b", "s"]);
+    twins.same("six windows previewed, some hidden");
+    twins.type_one_by_one(&["C-b", "n"]);
+    twins.same("the next window, without the tree (it belongs to the other pane)");
+    twins.type_one_by_one(&["C-b", "p"]);
+    twins.same("the tree again over its pane");
+    twins.type_one_by_one(&["<"]);
+    twins.same("the preview scrolled left");
+    twins.type_one_by_one(&[">", ">", ">"]);
+    twins.same("the preview scrolled right as far as it goes");
+    twins.type_one_by_one(&["Up"]);
+    twins.same("up from the first line: the last page");
+    twins.type_one_by_one(&["g", "C-f"]);
+    twins.same("a page down");
+    twins.type_one_by_one(&["G"]);
+    twins.same("the last line");
+    twins.type_one_by_one(&["g", "Down"]);
+    twins.same("the first page again");
+    twins.resize_terminals(50, 12);
+    twins.same("no room for a preview");
+    twins.resize_terminals(80, 30);
+    twins.same("the preview back at the larger size");
+    twins.both(&["set-option", "-g", "mouse", "on"]);
+    twins.type_one_by_one(&["g"]);
+    twins.type_raw("\x1b[<0;2;21M\x1b[<0;2;21m");
+    twins.same("a click on the preview's left arrow");
+    twins.type_raw("\x1b[<0;5;4M\x1b[<0;5;4m");
+    twins.same("a click on a line");
+    twins.type_one_by_one(&["M-c"]);
+    twins.wait_both("chosen by M-c", |s| last_line(s).starts_with("[s21]"));
 }

@@ -2875,7 +2875,7 @@ fn commands_zeropty_lacks_parse_as_tmuxs_and_bind() {
     let z = zeropty_only("lacking");
     assert_eq!(z.run(&["new-session", "-d", "cat"]).code, Some(0));
     for (cmd, why) in [
-        ("choose-tree", "no interactive modes or menus"),
+        ("choose-client", "no interactive modes or menus"),
         ("link-window", "a window is in one session at a time"),
         ("server-access", "only the server's own user may connect"),
     ] {

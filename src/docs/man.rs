@@ -882,7 +882,9 @@ const REFERENCE: &[ProseSection] = &[
              copy-mode and copy-mode-vi tables; keys sent with send-keys reach the program \
              meanwhile (tmux gives them to the mode). What the commands keys run print \
              (`C-b ?`, `C-b ~`) shows in its place, as tmux's view mode shows it, and \
-             clock-mode (`C-b t`) shows tmux's clock there. Key tables \
+             clock-mode (`C-b t`) shows tmux's clock there, and choose-tree (`C-b s`, \
+             `C-b w`) tmux's tree mode, drawn as tmux draws it, with its keys, prompts and \
+             clicks but its menu and marks. Key tables \
              are tmux's: bind-key, \
              unbind-key and list-keys list and change the same bindings, and keys typed on a \
              client run them as tmux runs them; bindings to the commands below do nothing.",
@@ -898,7 +900,7 @@ const REFERENCE: &[ProseSection] = &[
              emacs or vi keys of status-keys and keeps tmux's history, but Tab completes only \
              what the matches have in common (tmux offers a menu of several, or of windows).",
             "Every tmux command parses as tmux's, but these fail with `zeropty: REASON; COMMAND \
-             is not supported`: the interactive modes and menus (choose-tree, \
+             is not supported`: the interactive modes and menus (\
              choose-client, customize-mode, find-window, \
              display-menu, display-popup, display-panes), \
              lock-client, lock-server, lock-session, suspend-client, server-access, and \
@@ -1504,10 +1506,32 @@ const COMMAND_DOCS: &[CommandDoc] = &[
     },
     CommandDoc {
         name: "choose-tree",
-        about: "In tmux, a mode to choose a session, window or pane from a tree. zeropty does not \
-                have it: it parses as tmux's and fails with `zeropty: no interactive modes or \
-                menus; choose-tree is not supported`.",
-        flags: &[('F', NOT_HERE), ('f', NOT_HERE), ('G', NOT_HERE), ('K', NOT_HERE), ('N', NOT_HERE), ('O', NOT_HERE), ('r', NOT_HERE), ('s', NOT_HERE), ('t', NOT_HERE), ('w', NOT_HERE), ('Z', NOT_HERE)],
+        about: "Tree mode (`C-b s`, `C-b w`): the sessions and their windows as a tree to \
+                choose from, in place of the target pane on the clients showing it, with a \
+                preview of the current item below (a session's windows side by side, a \
+                window's pane), drawn as tmux 3.3a draws it. Keys: Up, Down, PageUp, \
+                PageDown, g, G move; Left and Right (or - and +) collapse and expand; t, T \
+                and C-t tag; O and r change the order; v shows or hides the preview; H goes \
+                back to the current window; / and n search the names; f asks for a filter and \
+                : for a command run for the tagged or current items; 0 to 9 and M-a to M-z \
+                choose their line; Enter \
+                runs the template for the current item; x and X ask before killing the \
+                current or the tagged items; q or Escape leave. The template (default \
+                `switch-client -Zt '%%'`) gets `=SESSION:` for a session, `=SESSION:INDEX.` \
+                for a window in place of `%%`.",
+        flags: &[
+            ('F', "The format of each line (tmux's tree-mode format by default)."),
+            ('f', "Only the windows for which this format is true (all, and `no matches`, when none is)."),
+            ('G', "Accepted as tmux's: sessions are never grouped."),
+            ('K', "Parsed as tmux parses it; the line keys are always tmux's default ones."),
+            ('N', "No preview."),
+            ('O', "Sort by index, name or time."),
+            ('r', "Reverse the order."),
+            ('s', "Start with the sessions collapsed."),
+            ('t', "The pane the mode shows in place of."),
+            ('w', "Start with the windows shown, collapsed."),
+            ('Z', "Accepted as tmux's: a window has one pane, so there is nothing to zoom."),
+        ],
     },
     CommandDoc {
         name: "clear-history",
@@ -1524,10 +1548,10 @@ const COMMAND_DOCS: &[CommandDoc] = &[
     },
     CommandDoc {
         name: "clock-mode",
-        about: "In tmux, shows a clock in a pane. zeropty does not have it: it parses as tmux's and \
-                fails with `zeropty: no interactive modes or menus; clock-mode is not \
-                supported`.",
-        flags: &[('t', NOT_HERE)],
+        about: "Clock mode (`C-b t`): the time in large digits in place of the target pane, \
+                on every client showing it, in `clock-mode-colour` and `clock-mode-style`, until \
+                a key no table binds is typed, as tmux 3.3a draws it.",
+        flags: &[('t', "The pane to show the clock over.")],
     },
     CommandDoc {
         name: "command-prompt",

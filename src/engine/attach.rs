@@ -226,6 +226,8 @@ pub struct Client {
     pub(super) held_input: Vec<u8>,
     /// Clock mode shown in place of the pane (`engine/client_clock.rs`).
     pub(super) clock: Option<super::clock::Clock>,
+    /// Tree mode shown in place of the pane (`engine/client_tree.rs`).
+    pub(super) tree: Option<Box<super::tree_mode::TreeMode>>,
     /// A control-mode client's state (`engine/control.rs`): such a client is never drawn.
     pub(super) control: Option<Box<Control>>,
 }
@@ -523,7 +525,8 @@ impl Engine {
             c.last_session = Some(c.session);
         }
         c.session = sid;
-        let left_view = c.view.take().is_some() | c.clock.take().is_some();
+        let left_view =
+            c.view.take().is_some() | c.clock.take().is_some() | c.tree.take().is_some();
         c.key_table = None;
         c.repeat_until = None;
         c.activity_seq = seq;
@@ -1030,6 +1033,7 @@ impl Engine {
             return None;
         }
         self.follow_history(conn);
+        self.refresh_tree(conn);
         self.refresh_status(conn);
         let frame = self.render(self.clients.get(conn)?)?;
         let c = self.clients.get_mut(conn)?;
@@ -1156,6 +1160,10 @@ impl Engine {
             let is_prefix = prefixes.iter().any(|p| p.as_slice() == key);
             match self.key_action(conn, key, None, is_prefix, si) {
                 KeyAction::Forward if self.close_clock(conn) => {}
+                // Tree mode's Enter runs commands, which may move the client.
+                KeyAction::Forward if self.tree_key(conn, key) => {
+                    (si, prefixes) = self.input_place(conn);
+                }
                 KeyAction::Forward => {
                     if key == PASTE_START {
                         if let Some(c) = self.clients.get_mut(conn) {
@@ -1300,7 +1308,8 @@ impl Engine {
         let Some(pane) = self.client_pane(conn) else {
             return;
         };
-        if self.close_clock(conn) || self.clients.get(conn).is_some_and(|c| c.view.is_some()) {
+        let in_mode = |c: &Client| c.view.is_some() || c.tree.is_some();
+        if self.close_clock(conn) || self.clients.get(conn).is_some_and(in_mode) {
             return;
         }
         self.mouse_event_to(pane, event, last);
@@ -1603,7 +1612,10 @@ impl Engine {
         let copy = c.view.as_deref();
         // Copy and view modes show their own copy of the lines, `oy` above its bottom; clock
         // mode its drawing.
+        // Tree mode shows only over the pane it was opened for, as tmux's.
+        let tree = c.tree.as_ref().filter(|t| t.pane == pane.id);
         let (shown, offset) = match (&c.clock, copy) {
+            _ if tree.is_some() => (&tree?.drawing, 0),
             (Some(clock), _) => (&clock.term, 0),
             (None, Some(m)) => (m.backing(), m.oy),
             (None, None) => (t, 0),
@@ -1708,9 +1720,14 @@ impl Engine {
         if let Some(x) = prompt_cursor {
             // As in tmux, the (hidden) cursor waits where the answer goes.
             out.extend_from_slice(format!("\x1b[{message_row};{}H", x + 1).as_bytes());
-        } else if let Some(clock) = &c.clock {
-            // Hidden, where the drawing ended, as tmux leaves clock mode's.
-            let (x, y) = clock.term.cursor();
+        } else if let Some(drawing) = c
+            .clock
+            .as_ref()
+            .map(|k| &k.term)
+            .or(tree.map(|t| &t.drawing))
+        {
+            // Hidden, where the drawing ended, as tmux leaves clock and tree mode's.
+            let (x, y) = drawing.cursor();
             let (x, y) = (x.min(c.cols.saturating_sub(1)), y.min(rows - 1));
             out.extend_from_slice(format!("\x1b[{};{}H", top + y + 1, x + 1).as_bytes());
         } else if let Some(copy) = copy.filter(|m| !on_status_line && m.cy < rows) {
@@ -1974,6 +1991,7 @@ fn new_client(
         clicks: Clicks::default(),
         held_input: Vec::new(),
         clock: None,
+        tree: None,
         drag: None,
         control: None,
     }
@@ -2004,7 +2022,7 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 
 /// The length of the key at the start of `b`: an escape sequence (CSI, SS3, X10 mouse
 /// report), an Alt-modified key, one UTF-8 character or one byte.
-fn key_len(b: &[u8]) -> usize {
+pub(super) fn key_len(b: &[u8]) -> usize {
     match b {
         [0x1b, b'[', b'M', ..] => 6.min(b.len()),
         [0x1b, b'[', rest @ ..] => rest
@@ -2018,7 +2036,7 @@ fn key_len(b: &[u8]) -> usize {
     }
 }
 
-fn utf8_len(b: &[u8]) -> usize {
+pub(super) fn utf8_len(b: &[u8]) -> usize {
     let n = match b.first() {
         Some(0xc0..=0xdf) => 2,
         Some(0xe0..=0xef) => 3,
@@ -2071,7 +2089,7 @@ fn line_drawing_as_utf8(line: &[u8]) -> Vec<u8> {
 
 /// Copies a captured row with SGR codes, keeping at most `cols` cells of text; the cells
 /// copied.
-fn push_cropped(out: &mut Vec<u8>, line: &[u8], cols: u32) -> u32 {
+pub(super) fn push_cropped(out: &mut Vec<u8>, line: &[u8], cols: u32) -> u32 {
     let mut used = 0;
     let mut i = 0;
     while i < line.len() {

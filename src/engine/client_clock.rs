@@ -19,6 +19,7 @@ impl Engine {
             let clock = self.clock_for(conn, pane);
             if let Some(c) = self.clients.get_mut(conn) {
                 c.view = None;
+                c.tree = None;
                 c.clock = clock;
                 c.dirty = true;
             }

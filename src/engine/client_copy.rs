@@ -44,6 +44,7 @@ impl Engine {
             if let Some(c) = self.clients.get_mut(conn) {
                 c.view = None;
                 c.clock = None;
+                c.tree = None;
                 c.dirty = true;
             }
         }
@@ -93,6 +94,7 @@ impl Engine {
                 }
                 c.view = Some(Box::new(mode));
                 c.clock = None;
+                c.tree = None;
             }
         }
         if let Some(m) = self.clients.get_mut(conn).and_then(|c| c.view.as_mut()) {
@@ -191,6 +193,9 @@ impl Engine {
         if clock {
             return Some("clock-mode");
         }
+        if self.pane_in_tree(pane) {
+            return Some("tree-mode");
+        }
         Some(match self.pane_copy_mode(pane)?.is_view() {
             true => "view-mode",
             false => "copy-mode",
@@ -217,6 +222,7 @@ impl Engine {
         };
         c.dirty = true;
         c.clock = None;
+        c.tree = None;
         let view = match &mut c.view {
             Some(m) if m.is_view() => m,
             other => other.insert(Box::new(CopyMode::view(cols, rows, vi))),

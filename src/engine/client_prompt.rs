@@ -122,6 +122,7 @@ impl Engine {
     /// A command prompt with more questions asks the next one instead.
     fn prompt_ended(&mut self, conn: u64, ended: Prompt, answer: Option<String>) {
         match ended.action {
+            PromptAction::Tree(ask) => self.tree_answer(conn, ask, answer),
             PromptAction::Confirm { commands, waiter } => {
                 let yes = prompt::confirms(answer.as_deref());
                 let cmds = if yes {

@@ -18,6 +18,7 @@ pub mod buffers;
 pub mod client_clock;
 pub mod client_copy;
 mod client_prompt;
+pub mod client_tree;
 pub mod clock;
 pub mod cmdline;
 pub mod cold;
@@ -45,6 +46,7 @@ pub mod session;
 mod status_line;
 pub mod style;
 pub mod target;
+pub mod tree_mode;
 pub mod tty;
 pub mod wait;
 

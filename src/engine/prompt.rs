@@ -87,6 +87,8 @@ pub enum PromptAction {
         answers: Vec<String>,
         waiter: Option<u64>,
     },
+    /// Tree mode's questions (`engine/client_tree.rs`).
+    Tree(super::tree_mode::TreeAsk),
 }
 
 impl PromptAction {
@@ -94,6 +96,7 @@ impl PromptAction {
     pub fn waiter(&self) -> Option<u64> {
         match self {
             PromptAction::Confirm { waiter, .. } | PromptAction::Command { waiter, .. } => *waiter,
+            PromptAction::Tree(_) => None,
         }
     }
 }

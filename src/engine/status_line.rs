@@ -119,7 +119,7 @@ impl Engine {
         (self.clients.status_generation, self.clients.list.len()).hash(&mut h);
         (self.sessions.len(), s.id, s.current).hash(&mut h);
         (c.cols, c.rows, &c.key_table).hash(&mut h);
-        (c.view.is_some(), c.clock.is_some()).hash(&mut h);
+        (c.view.is_some(), c.clock.is_some(), c.tree.is_some()).hash(&mut h);
         for w in &s.windows {
             (w.id, w.index, &w.name).hash(&mut h);
         }

@@ -26,6 +26,16 @@ pub(super) static COMMANDS: &[super::CommandDef] = &[
         attach_session
     ),
     crate::command_def!(
+        "choose-tree",
+        None,
+        "F:f:GK:NO:rst:wZ",
+        0,
+        Some(1),
+        "[-GNrswZ] [-F format] [-f filter] [-K key-format] [-O sort-order] [-t target-pane] [template]",
+        false,
+        choose_tree
+    ),
+    crate::command_def!(
         "clock-mode",
         None,
         "t:",
@@ -226,6 +236,35 @@ fn attach_session(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), 
 fn clock_mode(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
     let pane = pane_id_at(e, resolve(e, ctx, args, Kind::Pane)?);
     e.open_clocks(pane, ctx.req.client);
+    Ok(())
+}
+
+/// choose-tree: tree mode in place of the target pane on the clients that show it (`-s`:
+/// sessions collapsed, `-w`: windows; `-N`: no preview; `-F`, `-f`, `-O`, `-r`: the lines'
+/// format, filter and order; the template runs for the item chosen). `-Z` and `-G` change
+/// nothing: a window has one pane and sessions are never grouped. `-K` is read but the keys
+/// are always tmux's default ones.
+fn choose_tree(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), String> {
+    use crate::engine::client_tree::TreeOptions;
+    use crate::engine::tree_mode::StartAt;
+    let at = resolve(e, ctx, args, Kind::Pane)?;
+    let start = if args.has('s') {
+        StartAt::Sessions
+    } else if args.has('w') {
+        StartAt::Windows
+    } else {
+        StartAt::Panes
+    };
+    let options = TreeOptions {
+        start,
+        format: args.get('F').map(str::to_string),
+        filter: args.get('f').map(str::to_string),
+        sort: args.get('O').map(str::to_string),
+        reversed: args.has('r'),
+        preview: !args.has('N'),
+        template: args.string(0).map(str::to_string),
+    };
+    e.open_trees(at, ctx.req.client, &options);
     Ok(())
 }
 

@@ -24,7 +24,7 @@ pub fn expand(e: &Engine, template: &str, at: Option<Found>) -> String {
 pub const ROW_VARIABLES: &[&str] = &["cursor_character", "history_bytes"];
 
 /// tmux 3.3a's `WINDOW_TREE_DEFAULT_FORMAT` (window-tree.c), `#{tree_mode_format}`.
-const TREE_MODE_FORMAT: &str = concat!(
+pub const TREE_MODE_FORMAT: &str = concat!(
     "#{?pane_format,",
     "#{?pane_marked,#[reverse],}",
     "#{pane_current_command}#{?pane_active,*,}#{?pane_marked,M,}",

@@ -1,7 +1,7 @@
 //! The tmux 3.3a commands zeropty does not have: the interactive modes and menus, locking
 //! and suspending clients, windows linked into several sessions, and access for other users. Each is in the command table with tmux's flags, argument counts and
 //! usage, so that command lines, configuration files and key bindings naming them parse as
-//! tmux parses them (`bind-key s choose-tree -Zs` binds; `choose-tree -Q` is a usage error),
+//! tmux parses them (`bind-key C-c choose-client` binds; `choose-client -Q` is a usage error),
 //! `list-commands` lists what tmux lists, and running one fails with a message saying why it
 //! is not there, instead of `unknown command`. What tmux finds before running one (its
 //! client, its target) is found first, so a script sees tmux's `no current client` where
@@ -64,7 +64,6 @@ macro_rules! unsupported {
 
 pub(super) static COMMANDS: &[super::CommandDef] = &[
     unsupported!("choose-client", None, "F:f:K:NO:rt:Z", 0, Some(1), "[-NrZ] [-F format] [-f filter] [-K key-format] [-O sort-order] [-t target-pane] [template]", MODES, PANE),
-    unsupported!("choose-tree", None, "F:f:GK:NO:rst:wZ", 0, Some(1), "[-GNrswZ] [-F format] [-f filter] [-K key-format] [-O sort-order] [-t target-pane] [template]", MODES, PANE),
     unsupported!("customize-mode", None, "F:f:Nt:Z", 0, Some(0), "[-NZ] [-F format] [-f filter] [-t target-pane]", MODES, PANE),
     unsupported!("display-menu", Some("menu"), "c:t:OT:x:y:", 1, None, "[-O] [-c target-client] [-t target-pane] [-T title] [-x position] [-y position] name key command ...", MODES, CLIENT_AND_PANE),
     unsupported!("display-panes", Some("displayp"), "bd:Nt:", 0, Some(1), "[-bN] [-d duration] [-t target-client] [template]", MODES, CLIENT),

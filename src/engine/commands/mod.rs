@@ -26,7 +26,7 @@ mod window_moves;
 pub use buffer::limit as buffer_limit;
 pub use client::expand_for_client;
 pub use environment::{job_environment, new_session_environ};
-pub use format_values::{expand, FormatValues, VARIABLES};
+pub use format_values::{expand, FormatKind, FormatValues, TREE_MODE_FORMAT, VARIABLES};
 pub use options::{command_argv, command_lines, run_detached, run_pending_hooks};
 pub use server::run_text;
 pub use session::{spawn_window, SpawnWindow};

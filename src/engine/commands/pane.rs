@@ -83,8 +83,12 @@ fn send_keys(e: &mut Engine, ctx: &mut Ctx<'_>, args: &Args) -> Result<(), Strin
         None => 1,
     };
     if args.has('M') {
-        // The mouse event whose binding runs goes to the pane as its program asks for it
-        // (a double click is a name only: nothing goes).
+        // The mouse event whose binding runs goes to tree mode when the client shows it,
+        // else to the pane as its program asks for it (a double click is a name only:
+        // nothing goes).
+        if e.tree_mouse(pane_id) {
+            return Ok(());
+        }
         if let Some(at) = e.mouse_event.filter(|at| !at.ignored) {
             e.mouse_event_to(pane_id, at.now, at.before);
         }
